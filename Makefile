@@ -1,0 +1,52 @@
+# Crib Companion — the two set-up commands are `make demo` and `make test`.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+CRIB := $(VENV)/bin/crib
+
+# Debian packages the project needs: card art + SVG renderer and surfaces (vision),
+# AVR toolchain + simavr (hardware), GL + virtual display (Kivy).
+DEB_PACKAGES := librsvg2-bin gnome-cards-data gimp-data gnome-backgrounds fonts-dejavu-core \
+	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1 avrdude socat \
+	libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1 xvfb xauth
+
+.PHONY: demo test deps venv venv-run firmware bench clean
+
+# Install missing Debian packages only (apt-get needs root; the machines here run as root).
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "apt-get install:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(VENV)/bin/activate:
+	python3 -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+# Run-time install: no torch.
+$(VENV)/.run-stamp: $(VENV)/bin/activate pyproject.toml
+	$(PIP) install -q -e .
+	touch $@
+
+# Everything for the tests (torch + ultralytics for the smoke training, kivy for the UI).
+$(VENV)/.test-stamp: $(VENV)/bin/activate pyproject.toml
+	$(PIP) install -q -e '.[train,test,app]'
+	touch $@ $(VENV)/.run-stamp
+
+venv-run: $(VENV)/.run-stamp
+venv: $(VENV)/.test-stamp
+
+demo: deps venv-run
+	$(CRIB) score 5H 5C 5S JD --starter 5D
+
+test: deps venv
+	$(PY) -m pytest -q
+
+bench: venv
+	$(PY) bench/rules.py
+
+clean:
+	rm -rf build .pytest_cache .hypothesis
