@@ -1,0 +1,1 @@
+"""The cribbage rules core (standard library only)."""

@@ -1,0 +1,1 @@
+"""The LED cribbage board: protocol, host driver, simulator and firmware."""

@@ -1,0 +1,1 @@
+"""Card recognition: synthetic data, training, ONNX inference and layout of cards into hands."""
