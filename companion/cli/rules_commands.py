@@ -1,0 +1,245 @@
+"""``crib score``, ``crib stats``, ``crib peg`` and ``crib discard``: the rules core on the command line.
+
+The JSON shapes are a contract other tools depend on (issue 2); keep them stable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+
+class InputError(ValueError):
+    """Bad command input (reported as one line, exit status 2)."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    score = subparsers.add_parser(
+        "score", help="count a hand or crib with the starter",
+        description="Count a 4-card hand (or crib) with the starter: spoken count and total. "
+                    "With --batch, read JSON lines {\"hand\": [...], \"starter\": \"..\", "
+                    "\"crib\": false} on stdin and write one JSON line per input line.")
+    score.add_argument("cards", nargs="*", help="four cards, e.g. 5H 5C 5S JD (also 10H, 5♥)")
+    score.add_argument("--starter", help="the starter (cut) card")
+    score.add_argument("--crib", action="store_true", help="count as the crib (only a 5-card flush scores)")
+    score.add_argument("--claim", type=int, metavar="N", help="judge a claimed score of N points")
+    score.add_argument("--rules", default="acc", help="rule set for --claim: acc (default), home, pub")
+    score.add_argument("--json", action="store_true", help="print JSON")
+    score.add_argument("--batch", action="store_true", help="score JSON lines from stdin")
+    score.add_argument("--explain", action="store_true", help="with --batch: include the items")
+    score.set_defaults(handler=run_score)
+
+    stats = subparsers.add_parser(
+        "stats", help="exact score distribution over all 12,994,800 hands",
+        description="Count every (4 cards + starter) combination exactly: how many score 0..29.")
+    stats.add_argument("--crib", action="store_true", help="crib rules (4-card flush scores 0)")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.set_defaults(handler=run_stats)
+
+    peg = subparsers.add_parser(
+        "peg", help="score a play (pegging) read as JSON from stdin",
+        description='stdin: {"players": 2, "plays": ["4S", "7H", "go", ...], "hands": [[...], ...]} '
+                    "(hands optional). Players are numbered from the leader (the pone) clockwise; "
+                    "with 4 players the partnerships are 0 & 2 and 1 & 3.")
+    peg.add_argument("--json", action="store_true", help="print JSON")
+    peg.set_defaults(handler=run_peg)
+
+    discard = subparsers.add_parser(
+        "discard", help="rank every discard of a 6- or 5-card deal",
+        description="Exact expected hand points over every starter, plus (dealer) or minus (pone) "
+                    "the expected crib, with the other crib cards drawn at random from the unseen cards.")
+    discard.add_argument("cards", nargs="+", help="6 cards (2 players) or 5 cards (3-4 players)")
+    side = discard.add_mutually_exclusive_group(required=True)
+    side.add_argument("--dealer", action="store_true", help="the crib is yours (or your partner's)")
+    side.add_argument("--pone", action="store_true", help="the crib is an opponent's")
+    discard.add_argument("--json", action="store_true", help="print JSON")
+    discard.set_defaults(handler=run_discard)
+
+
+# ---------------------------------------------------------------- score
+
+def _show_json(show, with_cards: bool = True) -> dict[str, Any]:
+    items = [{"kind": item.kind, "cards": [str(c) for c in item.cards], "points": item.points}
+             for item in show.items]
+    if not with_cards:
+        return {"total": show.total, "items": items}
+    return {"hand": [str(c) for c in show.hand], "starter": str(show.starter), "crib": show.crib,
+            "total": show.total, "items": items, "spoken": show.spoken}
+
+
+def run_score(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.cards or args.starter or args.claim is not None or args.crib:
+            raise InputError("--batch reads hands from stdin: give no cards, --starter, --crib or --claim")
+        return score_batch(sys.stdin, sys.stdout, explain=args.explain)
+    if args.explain:
+        raise InputError("--explain goes with --batch")
+    from companion.rules.cards import Card, parse_cards
+    from companion.rules.muggins import evaluate
+    from companion.rules.rulesets import ruleset
+    from companion.rules.show import score
+
+    if len(args.cards) != 4:
+        raise InputError(f"give 4 cards for a hand or crib, got {len(args.cards)}")
+    if not args.starter:
+        raise InputError("the starter is missing: add --starter CARD")
+    rules = ruleset(args.rules)
+    show = score(parse_cards(args.cards), Card.parse(args.starter), crib=args.crib)
+    claim = evaluate(args.claim, show.total, rules, "crib" if args.crib else "hand") if args.claim is not None else None
+    if args.json:
+        out = _show_json(show)
+        if claim is not None:
+            out["claim"] = {"claimed": claim.claimed, "entitled": claim.entitled,
+                            "muggins": claim.missed, "overclaim": claim.overclaim}
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(show.spoken)
+    print(f"total {show.total}")
+    if claim is not None:
+        print(_claim_text(claim))
+    return 0
+
+
+def _claim_text(claim) -> str:
+    if claim.correct:
+        return f"claim {claim.claimed}: correct"
+    if claim.overclaim:
+        return f"claim {claim.claimed}: {claim.overclaim} too many, the peg goes back to {claim.entitled} (no penalty)"
+    if claim.muggins:
+        return (f"claim {claim.claimed}: {claim.missed} missed; muggins is {claim.mode.value}, "
+                f"an opponent {'takes' if claim.mode.value == 'mandatory' else 'may take'} them")
+    return f"claim {claim.claimed}: {claim.missed} missed and lost (muggins is off)"
+
+
+def score_batch(lines: TextIO, out: TextIO, explain: bool = False) -> int:
+    """One JSON line out per line in; a bad line gets {"error": ...}; exit 1 if any failed."""
+    from companion.rules.cards import Card, parse_cards
+    from companion.rules.show import score
+
+    failed = False
+    for line in lines:
+        try:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"not JSON: {exc}") from None
+            if not isinstance(record, dict):
+                raise InputError("each line must be a JSON object")
+            unknown = set(record) - {"hand", "starter", "crib"}
+            if unknown:
+                raise InputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+            hand, starter, crib = record.get("hand"), record.get("starter"), record.get("crib", False)
+            if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+                raise InputError('"hand" must be a list of card strings')
+            if not isinstance(starter, str):
+                raise InputError('"starter" must be a card string')
+            if not isinstance(crib, bool):
+                raise InputError('"crib" must be true or false')
+            show = score(parse_cards(hand), Card.parse(starter), crib=crib)
+            result: dict[str, Any] = _show_json(show, with_cards=False) if explain else {"total": show.total}
+        except ValueError as exc:
+            failed = True
+            result = {"error": str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__}
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    out.flush()
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- stats
+
+def run_stats(args: argparse.Namespace) -> int:
+    from companion.rules.stats import score_distribution
+
+    started = time.perf_counter()
+    dist = score_distribution(crib=args.crib)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"hands": dist.hands, "counts": list(dist.counts), "mean": dist.mean,
+                          "seconds": round(seconds, 4)}))
+        return 0
+    print(f"{'crib' if args.crib else 'hand'} scores over {dist.hands:,} hands (4 cards + starter)")
+    for points, count in enumerate(dist.counts):
+        print(f"{points:>3} {count:>12,}")
+    print(f"mean {dist.mean:.6f}  ({seconds:.3f} s)")
+    return 0
+
+
+# ---------------------------------------------------------------- peg
+
+def run_peg(args: argparse.Namespace) -> int:
+    from companion.rules.cards import parse_cards
+    from companion.rules.play import partnerships, peg
+
+    text = sys.stdin.read()
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"stdin is not JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise InputError('stdin must be a JSON object {"players": N, "plays": [...]}')
+    unknown = set(request) - {"players", "plays", "hands"}
+    if unknown:
+        raise InputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+    players, plays, hands = request.get("players"), request.get("plays"), request.get("hands")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise InputError('"players" must be 2, 3 or 4')
+    if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
+        raise InputError('"plays" must be a list of card strings and "go"')
+    if hands is not None:
+        if not isinstance(hands, list) or not all(
+                isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands):
+            raise InputError('"hands" must be a list of lists of card strings')
+        hands = [parse_cards(hand) for hand in hands]
+    result = peg(players, plays, hands)
+    if args.json:
+        print(json.dumps({
+            "events": [{"player": e.player, "play": str(e.card) if e.card else "go", "count": e.count,
+                        "points": e.points, "reasons": list(e.reasons)} for e in result.events],
+            "totals": list(result.totals),
+            "reneges": [{"player": r.player, "event": r.event, "count": r.count,
+                         "playable": [str(c) for c in r.playable], "penalty": r.penalty}
+                        for r in result.reneges],
+        }))
+        return 0
+    for e in result.events:
+        play = str(e.card) if e.card else "go"
+        scored = f"  {e.points} ({', '.join(e.reasons)})" if e.points else ""
+        print(f"player {e.player}  {play:<3} {e.count:>3}{scored}")
+    for r in result.reneges:
+        cards = " ".join(str(c) for c in r.playable) or "cards unknown"
+        print(f"renege: player {r.player} said go at {r.count} holding {cards}; opponent pegs {r.penalty}")
+    print("totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(result.totals)))
+    if players == 4:
+        sides = partnerships(4)
+        print("partnerships: " + ", ".join(
+            f"{' & '.join(map(str, side))} {sum(result.totals[p] for p in side)}" for side in sides))
+    if not result.complete:
+        print("(the play is not finished)")
+    return 0
+
+
+# ---------------------------------------------------------------- discard
+
+def run_discard(args: argparse.Namespace) -> int:
+    from companion.rules.cards import parse_cards
+    from companion.rules.discard import CRIB_MODEL, advise
+
+    advice = advise(parse_cards(args.cards), dealer=args.dealer)
+    if args.json:
+        print(json.dumps({
+            "dealt": [str(c) for c in advice.dealt], "dealer": advice.dealer, "crib_model": CRIB_MODEL,
+            "options": [{"discard": [str(c) for c in o.discard], "keep": [str(c) for c in o.keep],
+                         "expected_hand": round(o.expected_hand, 6),
+                         "expected_crib": round(o.expected_crib, 6),
+                         "expected_net": round(o.expected_net, 6)} for o in advice.options],
+        }))
+        return 0
+    sign = "+" if advice.dealer else "-"
+    print(f"{'discard':<8} {'keep':<12} {'hand':>6} {sign + 'crib':>6} {'net':>6}")
+    for o in advice.options:
+        print(f"{' '.join(map(str, o.discard)):<8} {' '.join(map(str, o.keep)):<12} "
+              f"{o.expected_hand:6.2f} {o.expected_crib:6.2f} {o.expected_net:6.2f}")
+    return 0
