@@ -1,0 +1,294 @@
+"""Inference stages on exact synthetic detections and tiny ONNX models (no trained weights)."""
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from infer_fixtures import detections_for, raw_output_for, table, tiny_cnn
+from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
+from vision.decode import (EmptyImageError, ImageNotFoundError, NotAFileError, NotAnImageError,
+                           TruncatedImageError, decode_photo, photo_from_array, read_photo)
+from vision.detections import UNREAD, Detections
+from vision.identify import merge_indices, read_logits, softmax
+from vision.letterbox import Letterbox
+from vision.outlines import assign_outlines
+from vision.pipeline import MAX_CARDS, interpret
+from vision.postprocess import box_iou, decode_raw, nms, nms_per_class, postprocess
+from vision.runtime import ModelFileError, OnnxModel
+
+
+# ---- the detections type ------------------------------------------------------------------------
+
+def test_detections_select_filter_concatenate():
+    d = Detections([[0, 0, 1, 1], [1, 1, 3, 4], [2, 2, 5, 5]], [0.9, 0.8, 0.7], [0, 1, 0])
+    assert len(d) == 3 and d.card_id.tolist() == [UNREAD] * 3
+    assert d.of_class(0).confidence.tolist() == pytest.approx([0.9, 0.7])
+    assert len(d[d.confidence > 0.75]) == 2
+    assert d[1].xyxy.tolist() == [[1, 1, 3, 4]]
+    assert d.sizes.tolist()[1] == [2, 3] and d.centers.tolist()[1] == [2, 2.5]
+    read = d.with_cards([0, 51, -1], [0.9, 0.8, 0], [1, 2, -1], [0.05, 0.1, 0])
+    assert read.codes == ["AC", "KS", None]
+    both = Detections.concatenate([read, Detections.empty(), d[:1]])
+    assert len(both) == 4 and both.codes[-1] is None
+    assert len(Detections.concatenate([])) == 0
+    with pytest.raises(ValueError, match="rows"):
+        Detections([[0, 0, 1, 1]], [0.5, 0.6], [0])
+
+
+# ---- letterbox and postprocess ------------------------------------------------------------------
+
+@pytest.mark.parametrize("width,height,size", [(1280, 960, 640), (960, 1280, 512), (4032, 3024, 640), (641, 37, 320)])
+def test_letterbox_matches_ultralytics(width, height, size):
+    from ultralytics.data.augment import LetterBox
+
+    rng = np.random.default_rng(1)
+    image = rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
+    expected = LetterBox((size, size), auto=False, scale_fill=False, scaleup=True, center=True)(image=image)
+    tensor = Letterbox.fit(width, height, size).to_tensor(image)
+    ours = (tensor[0].transpose(1, 2, 0)[:, :, ::-1] * 255.0).round().astype(np.uint8)
+    assert ours.shape == expected.shape
+    assert np.abs(ours.astype(int) - expected.astype(int)).max() <= 1
+
+
+def test_letterbox_round_trip_of_boxes():
+    lb = Letterbox.fit(1280, 960, 640)
+    assert (lb.gain, lb.pad_left, lb.pad_top) == (0.5, 0, 80)
+    photo_boxes = np.array([[100, 200, 300, 500], [0, 0, 1280, 960]], np.float32)
+    inp = photo_boxes * lb.gain + [lb.pad_left, lb.pad_top, lb.pad_left, lb.pad_top]
+    assert np.allclose(lb.to_photo(inp, 1280, 960), photo_boxes, atol=1e-3)
+    assert lb.to_photo([[-50, 0, 700, 700]], 1280, 960).tolist() == [[0, 0, 1280, 960]]  # clipped
+
+
+def test_nms_keeps_best_of_overlaps_and_separate_boxes():
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30], [0, 0, 10, 9]], np.float32)
+    assert nms(boxes, np.array([0.8, 0.9, 0.5, 0.7])).tolist() == [1, 2]
+    assert box_iou(boxes[:1], boxes[2:3]).tolist() == [[0.0]]
+    assert nms(np.zeros((0, 4), np.float32), np.zeros(0)).tolist() == []
+
+
+def test_nms_is_per_class():
+    d = Detections([[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]], [0.9, 0.8, 0.7], [0, 1, 1])
+    kept = nms_per_class(d)
+    assert sorted(kept.class_id.tolist()) == [0, 1]
+    assert kept.confidence.tolist() == pytest.approx([0.9, 0.8])
+
+
+def test_postprocess_recovers_the_boxes_of_a_scene():
+    codes, card_boxes, index_boxes, _groups = table("two_hands_crib_starter")
+    indices = np.array([b for pair in index_boxes for b in pair], np.float32)
+    photo_boxes = np.vstack([card_boxes, indices])
+    classes = [CARD_CLASS] * len(card_boxes) + [INDEX_CLASS] * len(indices)
+    lb = Letterbox.fit(1280, 960, 640)
+    inp = photo_boxes * lb.gain + [lb.pad_left, lb.pad_top] * 2
+    raw = raw_output_for(inp, classes, np.full(len(classes), 0.9), n_anchors=300)
+    out = postprocess(raw, lb, 1280, 960)
+    assert len(out) == len(photo_boxes)
+    for cls in (CARD_CLASS, INDEX_CLASS):
+        got, want = out.of_class(cls).xyxy, photo_boxes[np.array(classes) == cls]
+        assert (box_iou(want, got).max(axis=1) > 0.97).all()
+    assert len(decode_raw(raw, min_score=0.95)) == 0
+    with pytest.raises(ValueError, match="shape"):
+        decode_raw(np.zeros((6, 10), np.float32))
+
+
+# ---- classification, merging, outlines ----------------------------------------------------------
+
+def test_softmax_and_runner_up():
+    logits = np.zeros((2, 52), np.float32)
+    logits[0, CARD_INDEX["5H"]], logits[0, CARD_INDEX["5D"]] = 6.0, 4.0
+    logits[1, CARD_INDEX["KS"]] = 9.0
+    assert np.allclose(softmax(logits).sum(axis=1), 1.0)
+    d = read_logits(Detections([[0, 0, 5, 5], [9, 9, 14, 14]], [0.9, 0.9], [0, 0]), logits)
+    assert d.codes == ["5H", "KS"]
+    assert [CARD_CODES[i] for i in d.runner_up_id] [0] == "5D"
+    assert d.card_confidence[0] > d.runner_up_confidence[0] > 0.05
+    with pytest.raises(ValueError, match="52"):
+        read_logits(d, np.zeros((2, 10), np.float32))
+
+
+def test_two_corner_indices_make_one_card_with_its_box():
+    codes, card_boxes, index_boxes, _ = table("fan")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    identities = merge_indices(indices, cards)
+    assert sorted(identities.cards.codes) == sorted(codes)
+    assert all(len(m) == 2 for m in identities.members)
+    outlined, estimated = assign_outlines(identities, cards)
+    assert not estimated.any()
+    for code, box in zip(codes, card_boxes):
+        row = outlined.codes.index(code)
+        assert np.allclose(outlined.xyxy[row], box)
+
+
+def test_four_indices_of_one_card_merge():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    card, (a, b) = card_boxes[0], index_boxes[0]
+    other_corners = [[a[0], b[1], a[2], b[3]], [b[0], a[1], b[2], a[3]]]
+    indices, cards = detections_for([codes[0]], card[None], [[a, b, *other_corners]])
+    identities = merge_indices(indices, cards)
+    assert identities.cards.codes == [codes[0]] and len(identities.members[0]) == 4
+
+
+def test_same_card_twice_far_apart_is_flagged_one_deck():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    codes = list(codes)
+    codes[codes.index("5D")] = "5H"  # the starter reads as a second 5H, far from the hand's 5H
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "dup")
+    assert [c.card for c in result.cards].count("5H") == 2
+    assert all(c.confirm for c in result.cards if c.card == "5H")
+    assert any("5H seen 2 times" in w and "one deck" in w for w in result.warnings)
+
+
+def test_card_box_missed_by_the_detector_gets_an_estimated_box():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    without_starter_box = cards[np.arange(len(cards)) != codes.index("5D")]
+    identities = merge_indices(indices, without_starter_box)
+    outlined, estimated = assign_outlines(identities, without_starter_box)
+    row = outlined.codes.index("5D")
+    assert estimated.tolist().count(True) == 1 and estimated[row]
+    assert box_iou(outlined.xyxy[row:row + 1], card_boxes[codes.index("5D"):codes.index("5D") + 1])[0, 0] > 0.4
+
+
+def test_card_without_a_readable_index_is_reported_not_dropped():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    hidden = codes.index("5C")
+    keep = [i for i in range(len(codes)) if i != hidden]
+    indices, _ = detections_for([codes[i] for i in keep], card_boxes[keep], [index_boxes[i] for i in keep])
+    cards = Detections(card_boxes, np.full(len(card_boxes), 0.95), np.full(len(card_boxes), CARD_CLASS))
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "hidden")
+    assert "5C" not in [c.card for c in result.cards]
+    assert len(result.unread_boxes) == 1
+    assert any("no readable index" in w for w in result.warnings)
+    hand = next(g for g in result.groups if g.role == "hand")  # still a hand: 3 read + 1 unread card
+    assert sorted(hand.cards) == ["5H", "5S", "JD"]
+
+
+def test_low_confidence_cards_are_flagged_with_their_runner_up():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes, index_prob=0.45, runner_up="6S")
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", conf=0.5)
+    assert sorted(c.card for c in result.cards) == sorted(codes)  # kept, not dropped
+    assert all(c.confirm and c.runner_up == "6S" for c in result.cards)
+    assert any("5H read with low confidence" in w and "or 6S" in w for w in result.warnings)
+    assert result.to_json()["cards"][0]["confirm"] is True
+    relaxed = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", conf=0.3)
+    assert not any(c.confirm for c in relaxed.cards)
+
+
+def test_no_card_and_too_many_cards_are_clear_warnings():
+    photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+    empty = interpret(Detections.empty(), Detections.empty(), photo, "none")
+    assert empty.cards == () and empty.warnings[0] == "no card found in the photo"
+    codes = list(CARD_CODES[:24])
+    grid = [(80 + 130 * (i % 8), 120 + 200 * (i // 8)) for i in range(24)]
+    card_boxes = np.array([[x - 50, y - 70, x + 50, y + 70] for x, y in grid], np.float32)
+    index_boxes = [[[x - 45, y - 65, x - 32, y - 35], [x + 32, y + 35, x + 45, y + 65]] for x, y in grid]
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    many = interpret(indices, cards, photo, "many")
+    assert len(many.cards) == 24
+    assert many.warnings[0].startswith(f"24 cards found: more than {MAX_CARDS}")
+
+
+def test_boxes_are_reported_in_the_photo_frame_of_a_downscaled_decode():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    from vision.decode import Photo
+
+    photo = Photo(np.zeros((960, 1280, 3), np.uint8), 2560, 1920, 2.0)
+    result = interpret(indices, cards, photo, "big")
+    row = codes.index("5D")
+    assert result.card("5D").box == pytest.approx(tuple(card_boxes[row] * 2), abs=1e-3)
+    assert (result.width, result.height) == (2560, 1920)
+
+
+# ---- runtimes -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape,declared", [((1, 3, 96, 96), [1, 3, 96, 96]), ((5, 3, 64, 64), ["n", 3, 64, 64])])
+def test_onnxruntime_and_opencv_compute_the_same(tmp_path, shape, declared):
+    path = tmp_path / "tiny.onnx"
+    tiny_cnn(path, declared, 52)
+    batch = np.random.default_rng(3).random(shape, dtype=np.float32)
+    a = OnnxModel(path, "onnxruntime").run(batch)
+    b = OnnxModel(path, "opencv").run(batch)
+    assert a.shape == b.shape == (shape[0], 52)
+    assert np.allclose(a, b, atol=1e-4)
+
+
+def test_bad_model_files_are_precise_errors(tmp_path):
+    with pytest.raises(ModelFileError, match="not found"):
+        OnnxModel(tmp_path / "missing.onnx")
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"not an onnx model")
+    for backend in ("onnxruntime", "opencv"):
+        with pytest.raises(ModelFileError, match="cannot load model"):
+            OnnxModel(junk, backend)
+
+
+# ---- decoding -----------------------------------------------------------------------------------
+
+def _jpeg(image: np.ndarray, **kwargs) -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(image).save(buffer, "JPEG", quality=92, **kwargs)
+    return buffer.getvalue()
+
+
+def test_exif_orientation_is_applied():
+    rgb = np.zeros((40, 80, 3), np.uint8)
+    rgb[:, :40] = (255, 0, 0)  # left half red
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored rotated: display = rotate 90 degrees clockwise
+    photo = decode_photo(_jpeg(rgb, exif=exif), "rotated.jpg")
+    assert photo.pixels.shape == (80, 40, 3) and (photo.width, photo.height) == (40, 80)
+    top, bottom = photo.pixels[5, 20], photo.pixels[75, 20]
+    assert top[2] > 200 and top[0] < 60  # BGR: red on top after the rotation
+    assert bottom[2] < 60
+
+
+def test_large_jpeg_is_decoded_at_reduced_scale_with_the_scale_recorded():
+    big = np.full((3024, 4032, 3), 128, np.uint8)
+    photo = decode_photo(_jpeg(big), "big.jpg")
+    assert photo.scale == 2.0 and photo.pixels.shape == (1512, 2016, 3)
+    assert (photo.width, photo.height) == (4032, 3024)
+
+
+@pytest.mark.parametrize("mode", ["L", "RGBA", "P"])
+def test_png_modes_decode_to_bgr(mode):
+    image = Image.new("RGB", (30, 20), (10, 200, 30)).convert(mode)
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    photo = decode_photo(buffer.getvalue(), "x.png")
+    assert photo.pixels.shape == (20, 30, 3) and photo.pixels.dtype == np.uint8
+
+
+def test_bad_inputs_raise_precise_one_line_errors(tmp_path):
+    good = _jpeg(np.random.default_rng(0).integers(0, 255, (200, 300, 3), dtype=np.uint8))
+    cases = {
+        "missing.jpg": (None, ImageNotFoundError),
+        "empty.jpg": (b"", EmptyImageError),
+        "text.jpg": (b"hello, not an image\n", NotAnImageError),
+        "truncated.jpg": (good[: len(good) // 2], TruncatedImageError),
+    }
+    for name, (data, error) in cases.items():
+        path = tmp_path / name
+        if data is not None:
+            path.write_bytes(data)
+        with pytest.raises(error) as info:
+            read_photo(path)
+        assert "\n" not in str(info.value) and name in str(info.value)
+    with pytest.raises(NotAFileError, match="directory"):
+        read_photo(tmp_path)
+    with pytest.raises(EmptyImageError):
+        photo_from_array(np.zeros((0, 10, 3), np.uint8))
+    assert read_photo(_write(tmp_path / "ok.jpg", good)).pixels.shape == (200, 300, 3)
+    png = cv2.imencode(".png", np.random.default_rng(1).integers(0, 255, (50, 50, 3), dtype=np.uint8))[1].tobytes()
+    with pytest.raises(TruncatedImageError):
+        decode_photo(png[: len(png) // 2], "cut.png")
+
+
+def _write(path, data):
+    path.write_bytes(data)
+    return path

@@ -1,0 +1,120 @@
+"""Layout: grouping card boxes into hands, crib and starter, on synthetic detections."""
+
+import numpy as np
+import pytest
+
+from infer_fixtures import LAYOUTS, detections_for, table
+from vision.decode import photo_from_array
+from vision.layout import arrange, box_gaps, cluster
+from vision.pipeline import interpret
+
+
+def _groups_by_role(layout, codes):
+    return sorted((g.role, tuple(sorted(codes[m] for m in g.members))) for g in layout.groups)
+
+
+def _truth(groups):
+    return sorted((role, tuple(sorted(cards))) for role, cards in groups)
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+@pytest.mark.parametrize("scale,shift", [(1.0, (0, 0)), (0.55, (200, 150)), (1.3, (-120, -90))])
+def test_every_layout_groups_and_roles_from_card_boxes(name, scale, shift):
+    codes, card_boxes, _indices, groups = table(name, scale, shift)
+    layout = arrange(card_boxes)
+    assert _groups_by_role(layout, codes) == _truth(groups)
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_every_layout_through_the_whole_interpretation(name):
+    codes, card_boxes, index_boxes, groups = table(name)
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+    result = interpret(indices, cards, photo, name)
+    got = sorted((g.role, tuple(sorted(g.cards))) for g in result.groups)
+    assert got == _truth(groups)
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert not any(c.confirm for c in result.cards)
+
+
+def test_layout_order_hands_in_reading_order_then_crib_then_starter():
+    codes, card_boxes, _indices, _groups = table("two_hands_crib_starter")
+    layout = arrange(card_boxes)
+    assert [g.role for g in layout.groups] == ["hand", "hand", "crib", "starter"]
+    first_hand = [codes[m] for m in layout.groups[0].members]
+    assert first_hand == ["7C", "8C", "8D", "9S"]  # the top row, left to right
+
+
+def test_deal_of_six_is_a_hand_with_a_warning():
+    codes, card_boxes, _indices, _groups = table("deal6")
+    layout = arrange(card_boxes)
+    assert [(g.role, len(g.members)) for g in layout.groups] == [("hand", 6)]
+    assert any("deal" in w for w in layout.warnings)
+
+
+def test_crib_is_the_group_nearest_the_starter_and_unsure_when_tied():
+    codes, boxes, _indices, _groups = table("two_hands_crib_starter")
+    layout = arrange(boxes)
+    assert not any("unsure" in w for w in layout.warnings)
+    # Starter equally far from two groups of 4: the crib is still chosen, with a warning.
+    tied = np.vstack([_row_of_four(300, 150), _row_of_four(300, 900), _row_of_four(1000, 150),
+                      [[550, 430, 650, 570]]]).astype(np.float32)
+    layout = arrange(tied)
+    assert [g.role for g in layout.groups].count("crib") == 1
+    assert any("unsure which group is the crib" in w for w in layout.warnings)
+
+
+def _row_of_four(cx, cy):
+    return [[cx - 215 + 110 * i, cy - 70, cx - 115 + 110 * i, cy + 70] for i in range(4)]
+
+
+def test_two_lone_cards_give_no_starter_and_say_so():
+    boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [330, 0, 430, 140],
+                      [800, 600, 900, 740], [1100, 100, 1200, 240]], np.float32)
+    layout = arrange(boxes)
+    assert sorted(g.role for g in layout.groups) == ["hand", "unknown", "unknown"]
+    assert any("2 lone cards" in w for w in layout.warnings)
+
+
+def test_odd_group_is_unknown_with_a_warning():
+    boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [700, 500, 800, 640]], np.float32)
+    layout = arrange(boxes)
+    assert sorted(g.role for g in layout.groups) == ["starter", "unknown"]
+    assert any("group of 3" in w for w in layout.warnings)
+
+
+def test_pack_under_the_starter_does_not_make_it_a_pair():
+    codes, boxes, _indices, _groups = table("hand_starter")
+    starter = boxes[codes.index("5D")]
+    pack = starter + np.array([4, 3, 4, 3], np.float32)
+    all_boxes = np.vstack([boxes, pack[None]])
+    read = np.array([True] * len(boxes) + [False])
+    layout = arrange(all_boxes, read)
+    roles = {g.role: g.members for g in layout.groups}
+    assert set(roles) == {"hand", "starter"}
+    assert codes.index("5D") in roles["starter"]
+
+
+def test_a_group_of_unread_boxes_only_gets_no_role():
+    codes, boxes, _indices, _groups = table("hand_starter")
+    backs = np.array([[1100, 800, 1200, 940]], np.float32)
+    layout = arrange(np.vstack([boxes, backs]), np.array([True] * len(boxes) + [False]))
+    assert sorted(g.role for g in layout.groups) == ["hand", "starter"]
+
+
+def test_box_gaps_and_cluster_basics():
+    boxes = np.array([[0, 0, 10, 10], [13, 0, 23, 10], [13, 14, 23, 24], [100, 100, 110, 110]], np.float32)
+    gaps = box_gaps(boxes)
+    assert gaps[0, 1] == pytest.approx(3.0)
+    assert gaps[0, 2] == pytest.approx(5.0)  # dx 3, dy 4
+    assert gaps[1, 2] == pytest.approx(4.0)
+    assert gaps[0, 0] == 0.0
+    assert cluster(boxes) == [[0, 1, 2], [3]] or sorted(map(sorted, cluster(boxes))) == [[0, 1, 2], [3]]
+    assert cluster(np.zeros((0, 4), np.float32)) == []
+
+
+def test_empty_and_single_card_layouts():
+    assert arrange(np.zeros((0, 4), np.float32)).groups == ()
+    single = arrange(np.array([[10, 10, 110, 150]], np.float32))
+    assert [g.role for g in single.groups] == ["unknown"]
+    assert any("single card" in w for w in single.warnings)

@@ -1,0 +1,104 @@
+"""Drawing what was recognised and counted on the photo: card boxes with codes, and each
+scoring combination of the show as a numbered line through its cards, listed in a side panel."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.photo_show import PhotoShow
+from vision.pipeline import Recognition
+
+ROLE_COLOURS = {"hand": (80, 200, 60), "crib": (0, 160, 255), "starter": (255, 200, 0), "unknown": (170, 170, 170)}
+CONFIRM_COLOUR = (40, 40, 230)
+KIND_COLOURS = {"fifteen": (230, 80, 200), "pair": (60, 220, 250), "run": (250, 150, 40), "flush": (120, 90, 240),
+                "nobs": (80, 240, 120), "heels": (80, 240, 120)}
+PANEL_WIDTH = 520
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+
+
+def _label(image: np.ndarray, text: str, origin: tuple[int, int], colour, scale: float) -> None:
+    thickness = max(1, int(round(scale * 2)))
+    (w, h), base = cv2.getTextSize(text, FONT, scale, thickness)
+    x, y = origin
+    y = max(y, h + base + 2)
+    cv2.rectangle(image, (x, y - h - base - 2), (x + w + 4, y + 2), (0, 0, 0), -1)
+    cv2.putText(image, text, (x + 2, y - base), FONT, scale, colour, thickness, cv2.LINE_AA)
+
+
+def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow | None = None,
+         scale: float = 1.0) -> np.ndarray:
+    """The annotated picture (BGR): the photo with boxes and combinations, plus a side panel.
+    ``scale`` = photo pixels per pixel of ``pixels_bgr`` (boxes are in photo pixels)."""
+    image = pixels_bgr.copy()
+    text_scale = max(0.5, image.shape[1] / 1600)
+    role_of = {code: g.role for g in recognition.groups for code in g.cards}
+    centres: dict[str, tuple[int, int]] = {}
+    for card in recognition.cards:
+        x1, y1, x2, y2 = (int(round(v / scale)) for v in card.box)
+        colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, "unknown"))
+        cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(2, int(text_scale * 3)))
+        text = f"{card.card} {card.confidence:.2f}" + (" ?" if card.confirm else "")
+        _label(image, text, (x1, y1 - 4), colour, text_scale)
+        centres[card.card] = ((x1 + x2) // 2, (y1 + y2) // 2)
+    for box in recognition.unread_boxes:
+        x1, y1, x2, y2 = (int(round(v / scale)) for v in box)
+        cv2.rectangle(image, (x1, y1), (x2, y2), CONFIRM_COLOUR, 2)
+        _label(image, "unreadable", (x1, y1 - 4), CONFIRM_COLOUR, text_scale)
+
+    lines = [(f"{recognition.image}", (255, 255, 255))]
+    if photo_show is not None:
+        lines.append((f"starter {photo_show.starter} ({photo_show.starter_source})", ROLE_COLOURS["starter"]))
+        number = 0
+        for group in photo_show.groups:
+            colour = ROLE_COLOURS.get(group.role, ROLE_COLOURS["unknown"])
+            if group.show is None:
+                lines.append((f"{group.label}: {' '.join(group.cards)}  ({group.problem})", colour))
+                continue
+            lines.append((f"{group.label}: {' '.join(group.cards)} = {group.show.total}", colour))
+            for item in group.show.items:
+                number += 1
+                kind_colour = KIND_COLOURS.get(item.kind, (255, 255, 255))
+                points = [centres[str(c)] for c in item.cards if str(c) in centres]
+                offset = (number % 7 - 3) * max(3, int(text_scale * 6))
+                points = [(x + offset, y + offset) for x, y in points]
+                if len(points) > 1:
+                    cv2.polylines(image, [np.array(points, np.int32)], False, kind_colour, max(2, int(text_scale * 3)),
+                                  cv2.LINE_AA)
+                if points:
+                    _label(image, str(number), points[0], kind_colour, text_scale * 0.8)
+                lines.append((f"  {number:2d} {item.kind:8s} {' '.join(str(c) for c in item.cards)}  {item.points}",
+                              kind_colour))
+            if group.claim is not None:
+                lines.append((f"  {group.claim.describe()}", (255, 255, 255)))
+        for warning in photo_show.warnings:
+            lines.append((f"! {warning}", CONFIRM_COLOUR))
+    for warning in recognition.warnings:
+        lines.append((f"! {warning}", CONFIRM_COLOUR))
+    return np.hstack([image, _panel(lines, image.shape[0])])
+
+
+def _panel(lines: list[tuple[str, tuple[int, int, int]]], height: int) -> np.ndarray:
+    panel = np.full((height, PANEL_WIDTH, 3), 30, np.uint8)
+    scale = 0.5
+    step = 20
+    y = step
+    for text, colour in lines:
+        while text:  # wrap long lines at the panel's width
+            cut = len(text)
+            while cut > 1 and cv2.getTextSize(text[:cut], FONT, scale, 1)[0][0] > PANEL_WIDTH - 16:
+                cut -= 1
+            if y > height - 4:
+                return panel
+            cv2.putText(panel, text[:cut], (8, y), FONT, scale, colour, 1, cv2.LINE_AA)
+            text = ("    " + text[cut:]) if cut < len(text) else ""
+            y += step
+    return panel
+
+
+def write_png(path: str, image_bgr: np.ndarray) -> None:
+    ok, encoded = cv2.imencode(".png", image_bgr)
+    if not ok:
+        raise ValueError(f"{path}: cannot encode the annotated picture as PNG")
+    with open(path, "wb") as handle:
+        handle.write(encoded.tobytes())

@@ -1,0 +1,131 @@
+"""`crib recognize` and `crib show`: card recognition from photos on the command line.
+
+Heavy imports (numpy, OpenCV, onnxruntime) happen inside the handlers so `crib --help` is fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def register(subparsers) -> None:
+    recognize = subparsers.add_parser(
+        "recognize", help="recognise the cards, hands and starter in photos",
+        description="Recognise the cards in each photo and group them into hands, crib and starter.")
+    recognize.add_argument("images", nargs="+", metavar="IMG", help="photo files (JPEG, PNG, ...)")
+    _common_options(recognize)
+    recognize.set_defaults(handler=run_recognize)
+
+    show = subparsers.add_parser(
+        "show", help="count every hand in a photo of the show",
+        description="Recognise the photo, take the starter from it (a lone card apart) or --starter, "
+                    "and count every hand and the crib with the full breakdown.")
+    show.add_argument("image", metavar="IMG", help="photo file")
+    show.add_argument("--starter", metavar="CARD", help="the starter (cut card), e.g. 5D, if not in the photo")
+    show.add_argument("--crib", action="store_true", help="count every group as a crib")
+    show.add_argument("--claim", type=int, nargs="+", metavar="N", default=None,
+                      help="the counts the players announced, one per hand in order (then the crib): muggins check")
+    show.add_argument("--annotate", metavar="OUT.png", help="write the photo with the cards and every scoring combination drawn")
+    _common_options(show)
+    show.set_defaults(handler=run_show)
+
+
+def _common_options(parser) -> None:
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--conf", type=float, default=None, metavar="X",
+                        help="cards read with less confidence than X are flagged for you to confirm (default 0.5)")
+    parser.add_argument("--models", metavar="DIR", default=None, help="folder holding models.json (default: models/)")
+    parser.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
+                        help="model runtime (default: onnxruntime when installed)")
+
+
+def _recognizer(args):
+    from vision.pipeline import DEFAULT_CONF, Recognizer
+
+    conf = DEFAULT_CONF if args.conf is None else args.conf
+    if not 0.0 <= conf <= 1.0:
+        raise ValueError(f"--conf must be between 0 and 1, got {conf}")
+    return Recognizer(args.models, backend=args.backend, conf=conf)
+
+
+def run_recognize(args) -> int:
+    from vision.decode import ImageInputError
+
+    recognizer = _recognizer(args)
+    results, failed = [], False
+    for path in args.images:
+        try:
+            result = recognizer.recognize_file(path)
+        except ImageInputError as exc:
+            print(f"crib recognize: error: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        results.append(result)
+        if not args.json:
+            print(format_recognition(result))
+    if args.json:
+        json.dump([r.to_json() for r in results], sys.stdout, indent=1)
+        print()
+    return 2 if failed else 0
+
+
+def format_recognition(result) -> str:
+    ms = result.ms
+    lines = [f"{result.image} ({result.width}x{result.height}): {len(result.cards)} cards in {len(result.groups)} groups"
+             f"  [decode {ms['decode']:.0f} ms, infer {ms['infer']:.0f} ms, post {ms['post']:.0f} ms]"]
+    confirm = {c.card for c in result.cards if c.confirm}
+    for group in result.groups:
+        cards = " ".join(c + ("?" if c in confirm else "") for c in group.cards)
+        lines.append(f"  {group.role:8s} {cards}")
+    lines.extend(f"  warning: {w}" for w in result.warnings)
+    return "\n".join(lines)
+
+
+def run_show(args) -> int:
+    from vision.decode import read_photo
+    from vision.photo_show import score_photo
+
+    recognizer = _recognizer(args)
+    start = time.perf_counter()
+    photo = read_photo(args.image)
+    recognition = recognizer.recognize_photo(photo, args.image, decode_ms=(time.perf_counter() - start) * 1000)
+    photo_show = score_photo(recognition, args.starter, args.crib, args.claim)
+    if args.annotate:
+        from vision.annotate import draw, write_png
+
+        write_png(args.annotate, draw(photo.pixels, recognition, photo_show, photo.scale))
+    if args.json:
+        json.dump(photo_show.to_json(), sys.stdout, indent=1)
+        print()
+    else:
+        print(format_show(photo_show))
+        if args.annotate:
+            print(f"annotated picture: {args.annotate}")
+    return 0
+
+
+def format_show(photo_show) -> str:
+    recognition = photo_show.recognition
+    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {photo_show.starter}"
+             f" ({'from the photo' if photo_show.starter_source == 'photo' else 'given'})"]
+    for group in photo_show.groups:
+        rules = "  (crib rules)" if group.crib else ""
+        if group.show is None:
+            lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)}{rules}: not counted, {group.problem}")
+            continue
+        lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)} + {photo_show.starter}"
+                     f"{rules}  = {group.show.total}")
+        for item in group.show.items:
+            lines.append(f"  {item.kind:8s} {' '.join(str(c) for c in item.cards):18s} {item.points:2d}")
+        lines.append(f"  \"{group.show.spoken}\"")
+        if group.confirm:
+            lines.append(f"  check: {' '.join(group.confirm)} (flagged by the recogniser: confirm before pegging)")
+        if group.claim is not None:
+            lines.append(f"  {group.claim.describe()}")
+    warnings = list(photo_show.warnings) + list(recognition.warnings)
+    if warnings:
+        lines.append("")
+        lines.extend(f"warning: {w}" for w in warnings)
+    return "\n".join(lines)

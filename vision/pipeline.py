@@ -1,0 +1,212 @@
+"""The recogniser: photo -> cards, groups and warnings, with the time each stage took.
+
+Stages (one ``Detections`` flows through them): decode -> letterbox -> detector -> NMS ->
+index crops -> classifier -> merge a card's indices -> card outlines -> layout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.classes import CARD_CLASS, CARD_CODES, DETECTOR_CLASSES, INDEX_CLASS
+from vision.decode import Photo, photo_from_array, read_photo, decode_photo
+from vision.detections import UNREAD, Detections
+from vision.identify import index_crops, merge_indices, read_logits
+from vision.layout import arrange
+from vision.letterbox import Letterbox
+from vision.outlines import assign_outlines
+from vision.postprocess import postprocess
+from vision.runtime import OnnxModel
+
+DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_CONF = 0.5  # a card read with less confidence is flagged for the player to confirm
+MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
+
+
+class ModelConfigError(ValueError):
+    """models.json is missing or does not describe the models this code expects."""
+
+
+@dataclass(frozen=True)
+class RecognizedCard:
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    confirm: bool = False
+    runner_up: str | None = None
+    runner_up_confidence: float = 0.0
+
+    def to_json(self) -> dict:
+        data = {"card": self.card, "confidence": round(self.confidence, 4),
+                "box": [round(v, 1) for v in self.box], "confirm": self.confirm}
+        if self.confirm and self.runner_up:
+            data["runner_up"] = self.runner_up
+            data["runner_up_confidence"] = round(self.runner_up_confidence, 4)
+        return data
+
+
+@dataclass(frozen=True)
+class CardGroup:
+    role: str
+    cards: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"role": self.role, "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class Recognition:
+    image: str
+    width: int
+    height: int
+    cards: tuple[RecognizedCard, ...]
+    groups: tuple[CardGroup, ...]
+    warnings: tuple[str, ...]
+    ms: dict = field(default_factory=dict)
+    unread_boxes: tuple[tuple[float, float, float, float], ...] = ()
+
+    def to_json(self) -> dict:
+        return {"image": self.image, "width": self.width, "height": self.height,
+                "cards": [c.to_json() for c in self.cards],
+                "groups": [g.to_json() for g in self.groups],
+                "warnings": list(self.warnings),
+                "ms": {k: round(v, 1) for k, v in self.ms.items()}}
+
+    def card(self, code: str) -> RecognizedCard | None:
+        return next((c for c in self.cards if c.card == code), None)
+
+
+def load_models_config(models_dir: str | os.PathLike) -> dict:
+    path = Path(models_dir) / "models.json"
+    if not path.is_file():
+        raise ModelConfigError(f"{path} not found: the recognition models are not installed")
+    try:
+        config = json.loads(path.read_text())
+        detector, classifier = config["detector"], config["classifier"]
+        if list(detector["classes"]) != list(DETECTOR_CLASSES):
+            raise ModelConfigError(f"{path}: detector classes {detector['classes']} != {list(DETECTOR_CLASSES)}")
+        if list(classifier["classes"]) != list(CARD_CODES):
+            raise ModelConfigError(f"{path}: classifier classes are not the 52 card codes in order")
+        int(detector["imgsz"]), int(classifier["imgsz"]), float(classifier["margin"])
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise ModelConfigError(f"{path}: malformed ({exc.__class__.__name__}: {exc})") from exc
+    return config
+
+
+class Recognizer:
+    """Loads the detector and classifier once; ``recognize_*`` may then be called many times."""
+
+    def __init__(self, models_dir: str | os.PathLike | None = None, backend: str | None = None,
+                 conf: float = DEFAULT_CONF):
+        models_dir = Path(models_dir or os.environ.get("CRIB_MODELS") or DEFAULT_MODELS_DIR)
+        config = load_models_config(models_dir)
+        self.config = config
+        self.conf = conf
+        self.detector_size = int(config["detector"]["imgsz"])
+        self.crop_size = int(config["classifier"]["imgsz"])
+        self.crop_margin = float(config["classifier"]["margin"])
+        self.detector = OnnxModel(models_dir / config["detector"]["file"], backend)
+        self.classifier = OnnxModel(models_dir / config["classifier"]["file"], backend)
+        self.backend = self.detector.backend
+
+    def recognize_file(self, path: str | os.PathLike) -> Recognition:
+        start = time.perf_counter()
+        photo = read_photo(path)
+        return self.recognize_photo(photo, str(path), decode_ms=(time.perf_counter() - start) * 1000)
+
+    def recognize_bytes(self, data: bytes, name: str = "image") -> Recognition:
+        start = time.perf_counter()
+        photo = decode_photo(data, name)
+        return self.recognize_photo(photo, name, decode_ms=(time.perf_counter() - start) * 1000)
+
+    def recognize_array(self, pixels_bgr: np.ndarray, name: str = "image") -> Recognition:
+        return self.recognize_photo(photo_from_array(pixels_bgr), name)
+
+    def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
+        """Detector + NMS: (detections in pixel coordinates, infer ms, post ms)."""
+        height, width = pixels.shape[:2]
+        t0 = time.perf_counter()
+        letterbox = Letterbox.fit(width, height, self.detector_size)
+        raw = self.detector.run(letterbox.to_tensor(pixels))
+        t1 = time.perf_counter()
+        detections = postprocess(raw, letterbox, width, height)
+        t2 = time.perf_counter()
+        return detections, (t1 - t0) * 1000, (t2 - t1) * 1000
+
+    def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
+        if len(indices) == 0:
+            return indices
+        logits = self.classifier.run(index_crops(pixels, indices, self.crop_size, self.crop_margin))
+        return read_logits(indices, logits)
+
+    def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
+        pixels = photo.pixels
+        detections, infer_ms, post_ms = self.detect(pixels)
+        t0 = time.perf_counter()
+        indices = self.classify(pixels, detections.of_class(INDEX_CLASS))
+        t1 = time.perf_counter()
+        result = self.interpret(indices, detections.of_class(CARD_CLASS), photo, name)
+        t2 = time.perf_counter()
+        ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "post": post_ms + (t2 - t1) * 1000}
+        return Recognition(**{**result.__dict__, "ms": ms})
+
+    def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
+        """Classified indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
+        return interpret(indices, card_boxes, photo, name, self.conf)
+
+
+def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
+              conf: float = DEFAULT_CONF) -> Recognition:
+    """Everything after the models: merge indices, outlines, confidence flags, layout."""
+    warnings: list[str] = []
+    identities = merge_indices(indices, card_boxes)
+    cards, _estimated = assign_outlines(identities, card_boxes)
+    read = cards.card_id != UNREAD
+    # A card box with no readable index is reported only when the detector is sure it is a card.
+    keep = read | (cards.confidence >= conf)
+    cards = cards[keep]
+    read = read[keep]
+    layout = arrange(cards.xyxy, read)
+    warnings.extend(layout.warnings)
+
+    codes = cards.codes
+    counts = Counter(c for c in codes if c)
+    for code, count in sorted(counts.items()):
+        if count > 1:
+            warnings.append(f"{code} seen {count} times far apart: one deck has one {code}; check the photo")
+
+    recognized: dict[int, RecognizedCard] = {}
+    for i in np.flatnonzero(read):
+        code = codes[i]
+        confidence = float(cards.card_confidence[i])
+        runner_up = CARD_CODES[cards.runner_up_id[i]] if cards.runner_up_id[i] >= 0 else None
+        confirm = confidence < conf or counts[code] > 1
+        if confidence < conf:
+            alternative = f" (or {runner_up}, {cards.runner_up_confidence[i]:.2f})" if runner_up else ""
+            warnings.append(f"{code} read with low confidence {confidence:.2f}{alternative}: confirm this card")
+        box = tuple(float(v) * photo.scale for v in cards.xyxy[i])
+        recognized[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up,
+                                            float(cards.runner_up_confidence[i]))
+
+    ordered: list[RecognizedCard] = []
+    groups: list[CardGroup] = []
+    for group in layout.groups:
+        members = [m for m in group.members if m in recognized]
+        ordered.extend(recognized[m] for m in members)
+        groups.append(CardGroup(group.role, tuple(codes[m] for m in members)))
+    unread = tuple(tuple(float(v) * photo.scale for v in cards.xyxy[i]) for i in np.flatnonzero(~read))
+    for box in unread:
+        warnings.append(f"a card at [{', '.join(f'{v:.0f}' for v in box)}] has no readable index: check it")
+    if not ordered:
+        warnings.insert(0, "no card found in the photo")
+    elif len(ordered) > MAX_CARDS:
+        warnings.insert(0, f"{len(ordered)} cards found: more than {MAX_CARDS}, this does not look like a cribbage layout")
+    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), tuple(warnings),
+                       {}, unread)

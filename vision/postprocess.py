@@ -1,0 +1,82 @@
+"""From the detector's raw output to detections in photo pixels: threshold, letterbox undo, NMS."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detections import Detections
+from vision.letterbox import Letterbox
+
+CANDIDATE_SCORE = 0.25  # rows below this never reach NMS (ultralytics' default predict threshold)
+NMS_IOU = 0.6
+MAX_CANDIDATES = 3000  # bounds NMS time on a pathological output
+
+
+def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE) -> Detections:
+    """Rows of a 1x(4+C)xN ultralytics output whose best class scores ``>= min_score``,
+    as xyxy boxes in detector-input pixels."""
+    raw = np.asarray(raw, dtype=np.float32)
+    if raw.ndim != 3 or raw.shape[0] != 1 or raw.shape[1] < 5:
+        raise ValueError(f"detector output has shape {raw.shape}, expected 1x(4+classes)xN")
+    rows = raw[0].T  # N x (4+C)
+    scores = rows[:, 4:]
+    class_id = scores.argmax(axis=1)
+    confidence = scores[np.arange(len(rows)), class_id]
+    keep = np.flatnonzero(confidence >= min_score)
+    if len(keep) > MAX_CANDIDATES:
+        keep = keep[np.argsort(-confidence[keep], kind="stable")[:MAX_CANDIDATES]]
+    cx, cy, w, h = rows[keep, 0], rows[keep, 1], rows[keep, 2], rows[keep, 3]
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    return Detections(xyxy, confidence[keep], class_id[keep])
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU matrix between boxes ``a`` (N,4) and ``b`` (M,4), xyxy."""
+    a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
+    b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
+    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
+    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+
+
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = NMS_IOU) -> np.ndarray:
+    """Greedy non-maximum suppression; indices of the kept boxes, best score first."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    if len(order) == 0:
+        return order
+    iou = box_iou(xyxy[order], xyxy[order])
+    suppressed = np.zeros(len(order), dtype=bool)
+    keep = []
+    for i in range(len(order)):
+        if suppressed[i]:
+            continue
+        keep.append(i)
+        suppressed |= iou[i] > iou_threshold
+    return order[np.asarray(keep, dtype=np.int64)]
+
+
+def nms_per_class(detections: Detections, iou_threshold: float = NMS_IOU) -> Detections:
+    """NMS within each class (an index inside a card box never suppresses that card)."""
+    kept = []
+    for class_id in np.unique(detections.class_id):
+        rows = np.flatnonzero(detections.class_id == class_id)
+        kept.append(rows[nms(detections.xyxy[rows], detections.confidence[rows], iou_threshold)])
+    if not kept:
+        return Detections.empty()
+    order = np.concatenate(kept)
+    return detections[order]
+
+
+def postprocess(raw: np.ndarray, letterbox: Letterbox, width: int, height: int,
+                min_score: float = CANDIDATE_SCORE, iou_threshold: float = NMS_IOU) -> Detections:
+    """Raw detector output -> NMS'd detections in photo pixels (degenerate boxes dropped)."""
+    candidates = decode_raw(raw, min_score)
+    in_photo = Detections(letterbox.to_photo(candidates.xyxy, width, height),
+                          candidates.confidence, candidates.class_id)
+    sizes = in_photo.sizes
+    in_photo = in_photo[(sizes[:, 0] >= 1.0) & (sizes[:, 1] >= 1.0)]
+    return nms_per_class(in_photo, iou_threshold)
