@@ -1,0 +1,197 @@
+"""crib score / stats / peg / discard: the JSON contract, batch mode, and bad input."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import main
+
+
+def run(capsys, monkeypatch, argv, stdin=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_text(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, ["score", "5H", "5C", "5S", "JD", "--starter", "5D"])
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("fifteen two, fifteen four,") and lines[0].endswith("one for his nob is twenty-nine")
+    assert lines[1] == "total 29"
+
+
+def test_score_json_contract(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, ["score", "5h", "5♣", "5S", "jack of diamonds",
+                                                "--starter", "5D", "--json", "--claim", "27"])
+    data = json.loads(out)
+    assert status == 0
+    assert list(data) == ["hand", "starter", "crib", "total", "items", "spoken", "claim"]
+    assert data["hand"] == ["5H", "5C", "5S", "JD"] and data["starter"] == "5D"
+    assert data["crib"] is False and data["total"] == 29
+    assert all(list(item) == ["kind", "cards", "points"] for item in data["items"])
+    assert {item["kind"] for item in data["items"]} == {"fifteen", "pair", "nobs"}
+    assert sum(item["points"] for item in data["items"]) == 29
+    assert data["claim"] == {"claimed": 27, "entitled": 29, "muggins": 2, "overclaim": 0}
+
+
+def test_score_crib_and_overclaim(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, ["score", "2D", "4D", "8D", "KD", "--starter", "6C",
+                                                "--crib", "--json", "--claim", "4"])
+    data = json.loads(out)
+    assert (data["crib"], data["total"], data["items"]) == (True, 0, [])
+    assert data["claim"] == {"claimed": 4, "entitled": 0, "muggins": 0, "overclaim": 4}
+    assert data["spoken"] == "nineteen"
+
+
+def test_score_claim_text_names_the_mode(capsys, monkeypatch):
+    _, out, _ = run(capsys, monkeypatch, ["score", "5H", "5C", "6D", "JD", "--starter", "4D",
+                                          "--claim", "15", "--rules", "pub"])
+    assert out.splitlines()[-1] == "claim 15: 2 missed; muggins is mandatory, an opponent takes them"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "5X", "5C", "5S", "JD", "--starter", "5D"], "crib score: error: not a card: '5X'"),
+    (["score", "11H", "5C", "5S", "JD", "--starter", "5D"], "'11H'"),
+    (["score", "5H", "5C", "5S", "JD"], "the starter is missing"),
+    (["score", "5H", "5C", "5S", "--starter", "5D"], "give 4 cards"),
+    (["score", "5H", "5C", "5S", "5H", "--starter", "5D"], "5H appears twice"),
+    (["score", "5H", "5C", "5S", "JD", "--starter", "5H"], "the starter is also in the hand"),
+    (["score", "5H", "5C", "5S", "JD", "--starter", "5D", "--claim", "3", "--rules", "club"], "unknown rule set"),
+    (["score", "5H", "--batch"], "--batch reads hands from stdin"),
+    (["discard", "5H", "5C", "6D", "JD", "--dealer"], "6 cards"),
+    (["discard", "5H", "5C", "6D", "JD", "4S", "ZZ", "--pone"], "'ZZ'"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, monkeypatch, argv, message):
+    status, out, err = run(capsys, monkeypatch, argv)
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_discard_needs_a_side(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["discard", "5H", "5C", "6D", "JD", "4S", "KC"])
+    assert info.value.code == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+def test_batch_mode(capsys, monkeypatch):
+    lines = [
+        {"hand": ["5H", "5C", "5S", "JD"], "starter": "5D"},
+        {"hand": ["5H"], "starter": "5D"},
+        "not json",
+        {"hand": ["2D", "4D", "8D", "KD"], "starter": "6C", "crib": True},
+        {"hand": ["2D", "4D", "8D", "KD"], "starter": "6C", "crib": "yes"},
+        {"hand": ["5X", "4D", "8D", "KD"], "starter": "6C"},
+        {"hand": ["2D", "4D", "8D", "KD"], "starter": "6C", "extra": 1},
+        {"hand": ["2D", "4D", "8D", "KD"], "starter": "6C"},
+    ]
+    stdin = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+    status, out, err = run(capsys, monkeypatch, ["score", "--batch"], stdin)
+    results = [json.loads(line) for line in out.splitlines()]
+    assert status == 1 and err == ""
+    assert len(results) == len(lines)
+    assert results[0] == {"total": 29} and results[3] == {"total": 0} and results[7] == {"total": 4}
+    for index in (1, 2, 4, 5, 6):
+        assert list(results[index]) == ["error"]
+    assert "4 cards" in results[1]["error"] and "not JSON" in results[2]["error"]
+    assert "'5X'" in results[5]["error"] and "extra" in results[6]["error"]
+
+
+def test_batch_explain_and_clean_exit(capsys, monkeypatch):
+    stdin = json.dumps({"hand": ["5H", "5C", "6D", "JD"], "starter": "4D", "crib": False}) + "\n"
+    status, out, _ = run(capsys, monkeypatch, ["score", "--batch", "--explain"], stdin)
+    result = json.loads(out)
+    assert status == 0 and list(result) == ["total", "items"] and result["total"] == 17
+    assert {"kind": "nobs", "cards": ["JD"], "points": 1} in result["items"]
+
+
+@pytest.mark.parametrize("crib, zero", [([], 1_009_008), (["--crib"], 1_022_208)])
+def test_stats_json(capsys, monkeypatch, crib, zero):
+    status, out, _ = run(capsys, monkeypatch, ["stats", *crib, "--json"])
+    data = json.loads(out)
+    assert status == 0 and list(data) == ["hands", "counts", "mean", "seconds"]
+    assert data["hands"] == 12_994_800 and len(data["counts"]) == 30 and data["counts"][0] == zero
+    assert data["counts"][29] == 4 and data["seconds"] < 10
+
+
+def test_stats_text(capsys, monkeypatch):
+    _, out, _ = run(capsys, monkeypatch, ["stats"])
+    assert "mean 4.769152" in out and " 29            4" in out
+
+
+SOURCE_001 = {"players": 2, "plays": "TH 5H 5S 5C go 6D 7C JD 8S".split(),
+              "hands": [["TH", "5S", "7C", "8S"], ["5H", "5C", "6D", "JD"]]}
+
+
+def test_peg_json_contract(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, ["peg", "--json"], json.dumps(SOURCE_001))
+    data = json.loads(out)
+    assert status == 0 and list(data) == ["events", "totals", "reneges"]
+    assert data["events"][0] == {"player": 0, "play": "TH", "count": 10, "points": 0, "reasons": []}
+    assert data["events"][4] == {"player": 0, "play": "go", "count": 25, "points": 0, "reasons": []}
+    assert data["events"][5] == {"player": 1, "play": "6D", "count": 31, "points": 2, "reasons": ["thirty-one"]}
+    assert data["totals"] == [3, 10] and data["reneges"] == []
+
+
+def test_peg_reports_reneges(capsys, monkeypatch):
+    request = {"players": 2, "plays": "4S 7H 4D JC go 5C go 2C 8D 9S".split(),
+               "hands": [["4S", "4D", "2C", "9S"], ["7H", "JC", "5C", "8D"]]}
+    _, out, _ = run(capsys, monkeypatch, ["peg", "--json"], json.dumps(request))
+    assert json.loads(out)["reneges"] == [
+        {"player": 0, "event": 4, "count": 25, "playable": ["2C"], "penalty": 2}]
+
+
+def test_peg_text_shows_partnerships(capsys, monkeypatch):
+    request = {"players": 4, "plays": "TC 5D 5S 5H 5C go go go go".split()}
+    status, out, _ = run(capsys, monkeypatch, ["peg"], json.dumps(request))
+    assert status == 0
+    assert "totals: player 0 13, player 1 2, player 2 2, player 3 6" in out
+    assert "partnerships: 0 & 2 15, 1 & 3 8" in out
+
+
+@pytest.mark.parametrize("stdin, message", [
+    ("{", "stdin is not JSON"),
+    ("[]", "must be a JSON object"),
+    ('{"players": 2, "plays": ["TH", "TS", "TC", "2C"]}', "over 31"),
+    ('{"players": 2, "plays": ["TH", "TH"]}', "TH was already laid"),
+    ('{"players": 6, "plays": []}', "2, 3 or 4 players"),
+    ('{"players": 2, "plays": "TH"}', '"plays" must be a list'),
+    ('{"players": 2, "plays": [], "hand": []}', "unknown key(s): hand"),
+    ('{"players": 2, "plays": ["5H"], "hands": [["5D", "2C", "3C", "4C"], ["6D", "7D", "8D", "9D"]]}',
+     "player 0 does not hold 5H"),
+])
+def test_peg_bad_input(capsys, monkeypatch, stdin, message):
+    status, out, err = run(capsys, monkeypatch, ["peg", "--json"], stdin)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and message in err
+
+
+def test_discard_json_and_text(capsys, monkeypatch):
+    status, out, _ = run(capsys, monkeypatch, ["discard", "5H", "5C", "6D", "JD", "4S", "KC", "--pone", "--json"])
+    data = json.loads(out)
+    assert status == 0 and list(data) == ["dealt", "dealer", "crib_model", "options"]
+    assert data["dealer"] is False and len(data["options"]) == 15
+    best = data["options"][0]
+    assert list(best) == ["discard", "keep", "expected_hand", "expected_crib", "expected_net"]
+    assert best["discard"] == ["JD", "KC"]
+    assert best["expected_net"] == pytest.approx(best["expected_hand"] - best["expected_crib"], abs=1e-5)
+    _, text, _ = run(capsys, monkeypatch, ["discard", "5H", "5C", "6D", "JD", "4S", "--dealer"])
+    assert text.splitlines()[0].split() == ["discard", "keep", "hand", "+crib", "net"]
+    assert len(text.splitlines()) == 6
+
+
+def test_console_command_end_to_end():
+    # the real entry point: one line on stderr, status 2, no traceback
+    bad = subprocess.run([sys.executable, "-m", "companion", "score", "5X", "5C", "5S", "JD", "--starter", "5D"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "crib score: error: not a card: '5X' (bad suit; expected rank A 2-10 T J Q K and suit C D H S)\n"
+    batch = subprocess.run([sys.executable, "-m", "companion", "score", "--batch"], capture_output=True,
+                           text=True, input='{"hand":["5H","5C","5S","JD"],"starter":"5D"}\n{"hand":[]}\n')
+    assert batch.returncode == 1
+    assert [json.loads(line) for line in batch.stdout.splitlines()][0] == {"total": 29}
