@@ -1,12 +1,13 @@
 """Drawing what was recognised and counted on the photo: card boxes with codes, and each
-scoring combination of the show as a numbered line through its cards, listed in a side panel."""
+scoring combination of the show as a numbered disc on every card in it (coloured by kind),
+listed with its points in a side panel."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.photo_show import PhotoShow
+from vision.photo_show import PhotoShow, describe_claim
 from vision.pipeline import Recognition
 
 ROLE_COLOURS = {"hand": (80, 200, 60), "crib": (0, 160, 255), "starter": (255, 200, 0), "unknown": (170, 170, 170)}
@@ -33,14 +34,15 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
     image = pixels_bgr.copy()
     text_scale = max(0.5, image.shape[1] / 1600)
     role_of = {code: g.role for g in recognition.groups for code in g.cards}
-    centres: dict[str, tuple[int, int]] = {}
+    boxes: dict[str, tuple[int, int, int, int]] = {}
+    badges: dict[str, int] = {}  # how many badges each card carries so far
     for card in recognition.cards:
         x1, y1, x2, y2 = (int(round(v / scale)) for v in card.box)
         colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, "unknown"))
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(2, int(text_scale * 3)))
         text = f"{card.card} {card.confidence:.2f}" + (" ?" if card.confirm else "")
         _label(image, text, (x1, y1 - 4), colour, text_scale)
-        centres[card.card] = ((x1 + x2) // 2, (y1 + y2) // 2)
+        boxes[card.card] = (x1, y1, x2, y2)
     for box in recognition.unread_boxes:
         x1, y1, x2, y2 = (int(round(v / scale)) for v in box)
         cv2.rectangle(image, (x1, y1), (x2, y2), CONFIRM_COLOUR, 2)
@@ -59,23 +61,34 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
             for item in group.show.items:
                 number += 1
                 kind_colour = KIND_COLOURS.get(item.kind, (255, 255, 255))
-                points = [centres[str(c)] for c in item.cards if str(c) in centres]
-                offset = (number % 7 - 3) * max(3, int(text_scale * 6))
-                points = [(x + offset, y + offset) for x, y in points]
-                if len(points) > 1:
-                    cv2.polylines(image, [np.array(points, np.int32)], False, kind_colour, max(2, int(text_scale * 3)),
-                                  cv2.LINE_AA)
-                if points:
-                    _label(image, str(number), points[0], kind_colour, text_scale * 0.8)
+                for card in item.cards:
+                    if str(card) in boxes:
+                        _badge(image, boxes[str(card)], badges, str(card), number, kind_colour, text_scale)
                 lines.append((f"  {number:2d} {item.kind:8s} {' '.join(str(c) for c in item.cards)}  {item.points}",
                               kind_colour))
             if group.claim is not None:
-                lines.append((f"  {group.claim.describe()}", (255, 255, 255)))
+                lines.append((f"  {describe_claim(group.claim)}", (255, 255, 255)))
         for warning in photo_show.warnings:
             lines.append((f"! {warning}", CONFIRM_COLOUR))
     for warning in recognition.warnings:
         lines.append((f"! {warning}", CONFIRM_COLOUR))
     return np.hstack([image, _panel(lines, image.shape[0])])
+
+
+def _badge(image, box, badges, code, number, colour, text_scale) -> None:
+    """A numbered disc on a card for each combination it takes part in, in rows inside the box."""
+    x1, y1, x2, y2 = box
+    radius = max(9, int(11 * text_scale))
+    per_row = max(1, (x2 - x1 - 4) // (2 * radius + 2))
+    slot = badges.get(code, 0)
+    badges[code] = slot + 1
+    cx = x1 + 2 + radius + (slot % per_row) * (2 * radius + 2)
+    cy = y1 + 2 + radius + (slot // per_row) * (2 * radius + 2)
+    cv2.circle(image, (cx, cy), radius, colour, -1, cv2.LINE_AA)
+    cv2.circle(image, (cx, cy), radius, (0, 0, 0), 1, cv2.LINE_AA)
+    scale = 0.42 * radius / 9
+    (w, h), _ = cv2.getTextSize(str(number), FONT, scale, 1)
+    cv2.putText(image, str(number), (cx - w // 2, cy + h // 2), FONT, scale, (0, 0, 0), 1, cv2.LINE_AA)
 
 
 def _panel(lines: list[tuple[str, tuple[int, int, int]]], height: int) -> np.ndarray:

@@ -27,6 +27,7 @@ def register(subparsers) -> None:
     show.add_argument("--crib", action="store_true", help="count every group as a crib")
     show.add_argument("--claim", type=int, nargs="+", metavar="N", default=None,
                       help="the counts the players announced, one per hand in order (then the crib): muggins check")
+    show.add_argument("--rules", default="acc", help="rule set for --claim: acc (default), home, pub")
     show.add_argument("--annotate", metavar="OUT.png", help="write the photo with the cards and every scoring combination drawn")
     _common_options(show)
     show.set_defaults(handler=run_show)
@@ -84,14 +85,17 @@ def format_recognition(result) -> str:
 
 
 def run_show(args) -> int:
+    from companion.rules.rulesets import ruleset
     from vision.decode import read_photo
     from vision.photo_show import score_photo
+
+    rules = ruleset(args.rules)
 
     recognizer = _recognizer(args)
     start = time.perf_counter()
     photo = read_photo(args.image)
     recognition = recognizer.recognize_photo(photo, args.image, decode_ms=(time.perf_counter() - start) * 1000)
-    photo_show = score_photo(recognition, args.starter, args.crib, args.claim)
+    photo_show = score_photo(recognition, args.starter, args.crib, args.claim, rules)
     if args.annotate:
         from vision.annotate import draw, write_png
 
@@ -107,6 +111,8 @@ def run_show(args) -> int:
 
 
 def format_show(photo_show) -> str:
+    from vision.photo_show import describe_claim
+
     recognition = photo_show.recognition
     lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {photo_show.starter}"
              f" ({'from the photo' if photo_show.starter_source == 'photo' else 'given'})"]
@@ -123,7 +129,7 @@ def format_show(photo_show) -> str:
         if group.confirm:
             lines.append(f"  check: {' '.join(group.confirm)} (flagged by the recogniser: confirm before pegging)")
         if group.claim is not None:
-            lines.append(f"  {group.claim.describe()}")
+            lines.append(f"  {describe_claim(group.claim)}")
     warnings = list(photo_show.warnings) + list(recognition.warnings)
     if warnings:
         lines.append("")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.rules.cards import Card, CardParseError
+from companion.rules.muggins import ClaimResult, evaluate
+from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
 
 from vision.pipeline import Recognition
@@ -18,36 +20,25 @@ class NoCardsError(ValueError):
     """Nothing to count: the photo shows no readable card."""
 
 
-class ClaimError(ValueError):
-    """More claims than groups to score, or a claim that is not a count."""
+class ClaimCountError(ValueError):
+    """More claims than hands to count in the photo."""
 
 
-@dataclass(frozen=True)
-class Claim:
-    """A player's announced count against what the show entitles them to (muggins rules:
-    missed points may be taken by an opponent; over-claimed points are simply taken back)."""
+def claim_to_json(claim: ClaimResult) -> dict:
+    """The same shape as ``crib score --claim N --json``."""
+    return {"claimed": claim.claimed, "entitled": claim.entitled, "muggins": claim.missed,
+            "overclaim": claim.overclaim}
 
-    claimed: int
-    entitled: int
 
-    @property
-    def muggins(self) -> int:
-        return max(self.entitled - self.claimed, 0)
-
-    @property
-    def overclaim(self) -> int:
-        return max(self.claimed - self.entitled, 0)
-
-    def to_json(self) -> dict:
-        return {"claimed": self.claimed, "entitled": self.entitled, "muggins": self.muggins,
-                "overclaim": self.overclaim}
-
-    def describe(self) -> str:
-        if self.muggins:
-            return f"claimed {self.claimed}, entitled to {self.entitled}: muggins! {self.muggins} for the opponent"
-        if self.overclaim:
-            return f"claimed {self.claimed}, entitled to {self.entitled}: over by {self.overclaim}, peg back"
-        return f"claimed {self.claimed}: correct"
+def describe_claim(claim: ClaimResult) -> str:
+    if claim.correct:
+        return f"claimed {claim.claimed}: correct"
+    if claim.overclaim:
+        return f"claimed {claim.claimed}: {claim.overclaim} too many, the peg goes back to {claim.entitled} (no penalty)"
+    if claim.muggins:
+        verb = "takes" if claim.mode.value == "mandatory" else "may take"
+        return f"claimed {claim.claimed} of {claim.entitled}: muggins! an opponent {verb} the {claim.missed} missed"
+    return f"claimed {claim.claimed} of {claim.entitled}: {claim.missed} missed and lost (muggins is off)"
 
 
 @dataclass(frozen=True)
@@ -61,7 +52,7 @@ class GroupShow:
     show: Show | None
     problem: str | None = None
     confirm: tuple[str, ...] = ()  # cards the player should check (low confidence / duplicates)
-    claim: Claim | None = None
+    claim: ClaimResult | None = None
 
     def to_json(self) -> dict:
         data: dict = {"label": self.label, "role": self.role, "cards": list(self.cards), "crib": self.crib}
@@ -71,15 +62,16 @@ class GroupShow:
             data["problem"] = self.problem
         data["confirm"] = list(self.confirm)
         if self.claim is not None:
-            data["claim"] = self.claim.to_json()
+            data["claim"] = claim_to_json(self.claim)
         return data
 
 
 def show_to_json(show: Show) -> dict:
     """The same shape as ``crib score --json``."""
     return {"hand": [str(c) for c in show.hand], "starter": str(show.starter), "crib": show.crib,
+            "total": show.total,
             "items": [{"kind": i.kind, "cards": [str(c) for c in i.cards], "points": i.points} for i in show.items],
-            "total": show.total, "spoken": show.spoken}
+            "spoken": show.spoken}
 
 
 @dataclass(frozen=True)
@@ -113,7 +105,7 @@ def _starter(recognition: Recognition, flag: str | None) -> tuple[Card, str, lis
 
 
 def score_photo(recognition: Recognition, starter: str | None = None, all_crib: bool = False,
-                claims: list[int] | None = None) -> PhotoShow:
+                claims: list[int] | None = None, rules: RuleSet = DEFAULT) -> PhotoShow:
     """Score every hand group (and the crib group with crib rules; every group as a crib with
     ``all_crib``). ``claims`` are the announced counts, one per scored group in order."""
     if not recognition.cards:
@@ -148,13 +140,12 @@ def score_photo(recognition: Recognition, starter: str | None = None, all_crib: 
     if claims:
         countable = [i for i, g in enumerate(scored) if g.show is not None]
         if len(claims) > len(countable):
-            raise ClaimError(f"{len(claims)} claims but {len(countable)} hands to count in the photo")
+            raise ClaimCountError(f"{len(claims)} claims but {len(countable)} hands to count in the photo")
         for claimed, i in zip(claims, countable):
-            if claimed < 0:
-                raise ClaimError(f"a claim is a count of points, got {claimed}")
             group = scored[i]
+            claim = evaluate(claimed, group.show.total, rules, "crib" if group.role == "crib" else "hand")
             scored[i] = GroupShow(group.label, group.role, group.cards, group.crib, group.show, group.problem,
-                                  group.confirm, Claim(claimed, group.show.total))
+                                  group.confirm, claim)
     if not scored:
         warnings.append("no hand to count in the photo")
     return PhotoShow(recognition, str(starter_card), source, tuple(scored), tuple(warnings))

@@ -53,7 +53,7 @@ LAYOUTS = {
     "two_hands_crib_starter": [
         ("hand", _row(["7C", "8C", "8D", "9S"], 200, 170, 110)),
         ("hand", _row(["2H", "3H", "4H", "KH"], 200, 780, 110, angle=5)),
-        ("crib", _row(["QC", "QD", "TS", "JS"], 760, 480, 40, angle=80, dangle=4)),
+        ("crib", _row(["QC", "QD", "TS", "JS"], 760, 480, 60, angle=80, dangle=4)),
         ("starter", [("6D", 1130, 480, 0)]),
     ],
     "deal6": [
@@ -103,7 +103,8 @@ def constant_detector(path: Path, raw: np.ndarray, imgsz: int) -> None:
 
     nodes = [
         helper.make_node("ReduceMean", ["images"], ["mean"], keepdims=1),
-        helper.make_node("Mul", ["mean", "zero"], ["nothing"]),
+        helper.make_node("Mul", ["mean", "zero"], ["nothing4d"]),
+        helper.make_node("Reshape", ["nothing4d", "shape3d"], ["nothing"]),
         helper.make_node("Add", ["raw", "nothing"], ["output0"]),
     ]
     graph = helper.make_graph(
@@ -111,7 +112,8 @@ def constant_detector(path: Path, raw: np.ndarray, imgsz: int) -> None:
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, imgsz, imgsz])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(raw.shape))],
         [numpy_helper.from_array(raw.astype(np.float32), "raw"),
-         numpy_helper.from_array(np.zeros((1, 1, 1, 1), np.float32), "zero")])
+         numpy_helper.from_array(np.zeros((1, 1, 1, 1), np.float32), "zero"),
+         numpy_helper.from_array(np.array([1, 1, 1], np.int64), "shape3d")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     onnx.save(model, str(path))
@@ -167,3 +169,66 @@ def raw_output_for(boxes_xyxy: np.ndarray, class_ids, scores, n_anchors: int = 4
             raw[5 - cls, column] = 0.01
             column += 1
     return raw[None]
+
+
+def colour_of(code: str) -> np.ndarray:
+    """A distinct BGR colour (0..1) per card code for the colour-reading classifier."""
+    i = CARD_INDEX[code]
+    return np.array([(i % 4) / 3, (i // 4 % 4) / 3, (i // 16) / 3], np.float32)
+
+
+def colour_classifier(path: Path, temperature: float = 60.0) -> None:
+    """A 'classifier' that reads a card from the mean colour of its crop: logits_k =
+    T * (2 c_k . m - |c_k|^2), i.e. nearest colour (RGB input, so colours are flipped from BGR)."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    colours_rgb = np.stack([colour_of(code)[::-1] for code in CARD_CODES])  # 52 x 3
+    weight = (2 * temperature * colours_rgb.T).astype(np.float32)  # 3 x 52
+    bias = (-temperature * (colours_rgb ** 2).sum(axis=1)).astype(np.float32)
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["crops"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["mean"], axis=1),
+        helper.make_node("Gemm", ["mean", "w", "b"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "colour_classifier", [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, 64, 64])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", 52])],
+        [numpy_helper.from_array(weight, "w"), numpy_helper.from_array(bias, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+def scripted_scene(folder: Path, layout: str, imgsz: int = 320):
+    """A photo of coloured patches where the indices of ``layout`` are, with a detector that
+    outputs that scene's boxes and a classifier that reads the colours: the whole pipeline
+    and CLI run deterministically without trained weights. Returns (models dir, photo, truth)."""
+    import cv2
+
+    from vision.letterbox import Letterbox
+
+    codes, card_boxes, index_boxes, groups = table(layout)
+    photo = np.full((960, 1280, 3), 90, np.uint8)
+    for box in card_boxes:
+        cv2.rectangle(photo, (int(box[0]), int(box[1])), (int(box[2]), int(box[3])), (235, 235, 235), -1)
+    for code, boxes in zip(codes, index_boxes):
+        for x1, y1, x2, y2 in boxes:
+            cx, cy, half = (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1) * 0.75
+            colour = tuple(int(v) for v in np.round(colour_of(code) * 255))
+            cv2.rectangle(photo, (int(cx - half), int(cy - half)), (int(cx + half), int(cy + half)), colour, -1)
+    path = folder / f"{layout}.png"
+    cv2.imwrite(str(path), photo)
+
+    all_indices = np.array([b for pair in index_boxes for b in pair], np.float32)
+    boxes = np.vstack([card_boxes, all_indices])
+    classes = [CARD_CLASS] * len(card_boxes) + [INDEX_CLASS] * len(all_indices)
+    lb = Letterbox.fit(1280, 960, imgsz)
+    raw = raw_output_for(boxes * lb.gain + [lb.pad_left, lb.pad_top] * 2, classes, np.full(len(boxes), 0.9),
+                         n_anchors=max(3 * len(boxes) + 10, 200))
+    models = folder / f"models_{layout}"
+    models.mkdir()
+    constant_detector(models / "detector.onnx", raw, imgsz)
+    colour_classifier(models / "classifier.onnx")
+    write_models_json(models, "detector.onnx", imgsz, "classifier.onnx")
+    return models, path, {"codes": codes, "card_boxes": card_boxes, "groups": groups}
