@@ -17,6 +17,7 @@ MIN_DECODED_LONG_SIDE = 1600
 # Photo formats we accept, by their leading bytes (JPEG includes the multi-picture MPO some
 # phones write). Recognising them ourselves keeps openers other packages patch into Pillow
 # (ultralytics adds HEIF through a lazy import) out of the decode path.
+EXIF_ORIENTATION = 0x0112
 PHOTO_SIGNATURES = {
     "JPEG": (b"\xff\xd8\xff",), "PNG": (b"\x89PNG\r\n\x1a\n",), "GIF": (b"GIF87a", b"GIF89a"),
     "BMP": (b"BM",), "TIFF": (b"II*\x00", b"MM\x00*"), "WEBP": (b"RIFF",),
@@ -109,7 +110,8 @@ def decode_photo(data: bytes, name: str = "image") -> Photo:
         raise UnreadableImageError(f"{name}: cannot decode image ({message})") from exc
     scale = full_w / image.width
     try:
-        image = ImageOps.exif_transpose(image)
+        if image.getexif().get(EXIF_ORIENTATION, 1) != 1:
+            image = ImageOps.exif_transpose(image)
     except Exception:  # a malformed EXIF block must not lose a readable photo
         pass
     if image.mode == "P":  # palette transparency must go through RGBA (Pillow warns otherwise)
