@@ -9,10 +9,9 @@ the same per-pattern points (``rank_points``), so the published tables check thi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations, product
-from operator import attrgetter
-from typing import Iterable, Sequence
+from operator import attrgetter, itemgetter
+from typing import Iterable, NamedTuple, Sequence
 
 from companion.rules.cards import JACK, Card, DuplicateCardError
 
@@ -22,15 +21,15 @@ FIFTEEN, PAIR, RUN, FLUSH, NOBS, HEELS = "fifteen", "pair", "run", "flush", "nob
 # so base 5 never carries). Additive, so partial keys combine without sorting.
 RANK_KEY = (0,) + tuple(5 ** (rank - 1) for rank in range(1, 14))
 
-_BY_RANK = attrgetter("rank", "suit")
+_BY_RANK = attrgetter("rank")
+_new_tuple = tuple.__new__
 
 
 class HandError(ValueError):
-    """Cards that do not form a hand + starter (wrong count, duplicates)."""
+    """Cards that do not form a hand + starter (wrong count, duplicates, not cards)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreItem:
+class ScoreItem(NamedTuple):
     """One scoring combination: ``kind`` is fifteen | pair | run | flush | nobs | heels."""
 
     kind: str
@@ -38,8 +37,7 @@ class ScoreItem:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class Show:
+class Show(NamedTuple):
     """A counted hand or crib: every combination as an item, in the order players count."""
 
     hand: tuple[Card, ...]
@@ -83,6 +81,8 @@ def _pattern_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], 
 
 _ITEMS_BY_RANKS: dict[tuple[int, ...], tuple[tuple[str, tuple[int, ...], int], ...]] = {}
 _POINTS_BY_KEY: dict[int, int] = {}
+# sorted ranks -> (points, ((kind, card getter, points), ...), same-rank position pairs, has a jack)
+_COMPILED: dict[tuple[int, ...], tuple[int, tuple, tuple, bool]] = {}
 
 
 def rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
@@ -91,6 +91,19 @@ def rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int]
     if items is None:
         items = _ITEMS_BY_RANKS[ranks] = _pattern_items(ranks)
     return items
+
+
+def _compiled(ranks: tuple[int, ...]) -> tuple[int, tuple, tuple, bool]:
+    """What ``score`` needs per rank pattern, built once from ``rank_items``."""
+    if len(ranks) != 5 or not all(isinstance(rank, int) and 1 <= rank <= 13 for rank in ranks):
+        raise KeyError(ranks)
+    items = rank_items(ranks)
+    compiled = _COMPILED[ranks] = (
+        sum(points for _, _, points in items),
+        tuple((kind, itemgetter(*where), points) for kind, where, points in items),
+        tuple(where for kind, where, _ in items if kind == PAIR),
+        JACK in ranks)
+    return compiled
 
 
 def rank_points(ranks: tuple[int, ...]) -> int:
@@ -118,36 +131,39 @@ def _five_rank_multisets() -> Iterable[tuple[int, ...]]:
             yield combo
 
 
-def _validate(hand: Sequence[Card], starter: Card) -> None:
-    if len(hand) != 4:
-        raise HandError(f"a hand or crib has 4 cards, got {len(hand)}")
-    for card in (*hand, starter):
-        if not isinstance(card, Card):
-            raise HandError(f"not a Card: {card!r}")
-    if len({*hand, starter}) != 5:
-        seen: set[Card] = set()
-        for card in (*hand, starter):
-            if card in seen:
-                what = "the starter is also in the hand" if card == starter else f"card {card} appears twice"
-                raise DuplicateCardError(what)
-            seen.add(card)
-
-
 def score(hand: Sequence[Card], starter: Card, crib: bool = False) -> Show:
     """Count a hand (or, with ``crib=True``, the crib) with the starter; full breakdown."""
     hand = tuple(hand)
-    _validate(hand, starter)
-    cards = sorted((*hand, starter), key=_BY_RANK)
-    items = [ScoreItem(kind, tuple(cards[i] for i in where), points)
-             for kind, where, points in rank_items(tuple(card.rank for card in cards))]
-    flush = _flush_points(hand, starter, crib)
-    if flush:
-        flush_cards = hand + (starter,) if flush == 5 else hand
-        items.append(ScoreItem(FLUSH, flush_cards, flush))
-    for card in hand:
-        if card.rank == JACK and card.suit == starter.suit:
-            items.append(ScoreItem(NOBS, (card,), 1))
-    return Show(hand, starter, crib, tuple(items), sum(item.points for item in items))
+    if len(hand) != 4:
+        raise HandError(f"a hand or crib has 4 cards, got {len(hand)}")
+    try:
+        cards = sorted((*hand, starter), key=_BY_RANK)  # stable: equal ranks keep input order
+        ranks = (cards[0].rank, cards[1].rank, cards[2].rank, cards[3].rank, cards[4].rank)
+        total, templates, same_rank, has_jack = _COMPILED.get(ranks) or _compiled(ranks)
+    except (AttributeError, TypeError, KeyError):
+        bad = next((c for c in (*hand, starter) if not isinstance(c, Card)), None)
+        raise HandError(f"not a Card: {bad!r}") from None
+    for i, j in same_rank:  # only cards of equal rank can be the same card
+        if cards[i].suit == cards[j].suit:
+            card = cards[i]
+            raise DuplicateCardError("the starter is also in the hand" if card == starter
+                                     else f"card {card} appears twice")
+    items = [_new_tuple(ScoreItem, (kind, get(cards), points)) for kind, get, points in templates]
+    suit = starter.suit
+    first = hand[0].suit
+    if hand[1].suit == first and hand[2].suit == first and hand[3].suit == first:
+        if first == suit:
+            items.append(_new_tuple(ScoreItem, (FLUSH, (*hand, starter), 5)))
+            total += 5
+        elif not crib:
+            items.append(_new_tuple(ScoreItem, (FLUSH, hand, 4)))
+            total += 4
+    if has_jack:
+        for card in hand:
+            if card.rank == JACK and card.suit == suit:
+                items.append(_new_tuple(ScoreItem, (NOBS, (card,), 1)))
+                total += 1
+    return _new_tuple(Show, (hand, starter, crib, tuple(items), total))
 
 
 def score_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
