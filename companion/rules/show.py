@@ -9,6 +9,7 @@ the same per-pattern points (``rank_points``), so the published tables check thi
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, product
 from operator import attrgetter, itemgetter
 from typing import Iterable, NamedTuple, Sequence
@@ -51,18 +52,25 @@ class Show(NamedTuple):
         return spoken_count(self.items)
 
 
+@lru_cache(maxsize=None)
+def _subsets(n: int) -> tuple[tuple[tuple[int, ...], itemgetter], ...]:
+    """Every subset of 2+ positions out of n, with a getter that picks them (tuples always)."""
+    return tuple((combo, itemgetter(*combo)) for size in range(2, n + 1)
+                 for combo in combinations(range(n), size))
+
+
 def _pattern_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
     """Fifteens, pairs and runs of sorted ``ranks`` as (kind, positions, points)."""
     values = [rank if rank < 10 else 10 for rank in ranks]
     positions = range(len(ranks))
     items: list[tuple[str, tuple[int, ...], int]] = []
-    for size in range(2, len(ranks) + 1):
-        for combo in combinations(positions, size):
-            if sum(values[i] for i in combo) == 15:
-                items.append((FIFTEEN, combo, 2))
-    for i, j in combinations(positions, 2):
-        if ranks[i] == ranks[j]:
-            items.append((PAIR, (i, j), 2))
+    subsets = _subsets(len(ranks))
+    for combo, pick in subsets:
+        if sum(pick(values)) == 15:
+            items.append((FIFTEEN, combo, 2))
+    for combo, _ in subsets[:len(ranks) * (len(ranks) - 1) // 2]:  # the 2-card subsets come first
+        if ranks[combo[0]] == ranks[combo[1]]:
+            items.append((PAIR, combo, 2))
     # Runs: the longest block of consecutive distinct ranks (>= 3); every choice of one card
     # per rank in the block is its own run (double, triple, double-double runs).
     distinct = sorted(set(ranks))

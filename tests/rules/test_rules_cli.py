@@ -182,7 +182,7 @@ def test_discard_json_and_text(capsys, monkeypatch):
     assert best["expected_net"] == pytest.approx(best["expected_hand"] - best["expected_crib"], abs=1e-5)
     _, text, _ = run(capsys, monkeypatch, ["discard", "5H", "5C", "6D", "JD", "4S", "--dealer"])
     assert text.splitlines()[0].split() == ["discard", "keep", "hand", "+crib", "net"]
-    assert len(text.splitlines()) == 6
+    assert len(text.splitlines()) == 7 and "uniformly from the unseen cards" in text.splitlines()[-1]
 
 
 def test_console_command_end_to_end():
