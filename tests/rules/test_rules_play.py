@@ -95,9 +95,11 @@ def test_fifteen_with_pair_royal_and_double_pair_royal():
 
 
 @pytest.mark.parametrize("plays, last_points, reasons", [
-    ("5C 7D 6H", 3, ["run of 3"]),             # any order (RULES.md: 5-7-6)
+    ("5C 7D 6H", 3, ["run of 3"]),             # any order (RULES.md, source 000: 5-7-6)
+    ("7C 5D 6H", 3, ["run of 3"]),             # source 001: 7, 5, 6 scores 3
+    ("6C 4D 5H", 5, ["fifteen", "run of 3"]),  # source 004: 6, 4, 5 is a run of three
+    ("3C 5D 6H 4S", 4, ["run of 4"]),          # source 002: 3-5-6-4
     ("3C 4D 4H 5S", 0, []),                    # 3-4-4-5 is not a run
-    ("6C 4D 5H", 5, ["fifteen", "run of 3"]),  # 15 and a run on one card
     ("7C 8D 7H", 0, []),                       # pairs only with the card just played
     ("AC 2D 3H 4S 5C", 7, ["fifteen", "run of 5"]),
     ("9C AD 2H 3S", 5, ["fifteen", "run of 3"]),  # the 9 is not part of the run
