@@ -10,7 +10,7 @@ the same per-pattern points (``rank_points``), so the published tables check thi
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 from operator import attrgetter, itemgetter
 from typing import Iterable, NamedTuple, Sequence
 
@@ -132,8 +132,6 @@ def points_by_rank_key() -> dict[int, int]:
 
 
 def _five_rank_multisets() -> Iterable[tuple[int, ...]]:
-    from itertools import combinations_with_replacement
-
     for combo in combinations_with_replacement(range(1, 14), 5):
         if combo[0] != combo[4]:  # five of a kind does not exist
             yield combo
