@@ -1,0 +1,255 @@
+"""Card art for training: fetched and rendered by the engine itself, cached on disk, never committed.
+
+Each deck becomes 52 RGBA faces (numpy, ``FACE_HEIGHT`` px tall) plus the boxes of their corner
+indices (face pixels). Sources and licences are listed in ``SOURCES.md`` next to this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import CARD_CODES, RANKS, SUITS
+
+FACE_HEIGHT = 480
+ART_VERSION = "2"  # bump when rendering or index finding changes: invalidates the cache
+
+KENNARD_PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"
+SVG_CARDS_PACKAGE = "svg-cards@4.0.2"
+AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
+# Aisleriot themes with English indices (A, J, Q, K) and French suits; others (anglo*, German,
+# Swiss, Russian, Italian themes) are left out: anglo* are kept unseen for evaluation;
+# guyenne-classic is left out because its court cards carry no rank letter.
+AISLERIOT_THEMES = (
+    "paris", "bellot", "dondorf", "neoclassical", "tango",
+    "simplistic", "ornamental", "plastic", "orell", "tigullio",
+)
+# Decks printed with an index in all four corners (checked by eye on the rendered sheets).
+FOUR_INDEX_DECKS = frozenset({"dondorf"})
+
+TRAIN_DECKS: tuple[str, ...] = ("kennard", "kennard-bf", "svg-cards") + AISLERIOT_THEMES
+SHIPPABLE_DECKS: tuple[str, ...] = ("kennard",)  # CC0: the only art used for committed samples
+
+
+class ArtError(OSError):
+    """Card art could not be fetched or rendered (npm, rsvg-convert or a Debian theme missing)."""
+
+
+class UnknownDeckError(ValueError):
+    """A deck name that is not one of TRAIN_DECKS."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    faces: dict  # card code -> RGBA uint8 (h, w, 4)
+    indices: dict  # card code -> tuple of (x1, y1, x2, y2) float boxes in face pixels
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("CRIB_ART_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "crib-companion", "art")
+    return Path(root) / f"v{ART_VERSION}"
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> None:
+    try:
+        subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, timeout=600)
+    except FileNotFoundError as exc:
+        raise ArtError(f"{cmd[0]} is not installed (needed to build card art)") from exc
+    except subprocess.CalledProcessError as exc:
+        raise ArtError(f"{' '.join(cmd[:3])} failed: {exc.stderr.decode(errors='replace').strip()[:200]}") from exc
+
+
+def _npm_package(spec: str, work: Path) -> Path:
+    """``npm pack`` a package into ``work`` and unpack it; returns the package folder."""
+    _run(["npm", "pack", "--silent", spec], cwd=work)
+    tgz = next(work.glob("*.tgz"))
+    with tarfile.open(tgz) as tar:
+        tar.extractall(work / "unpacked", filter="data")
+    return work / "unpacked" / "package"
+
+
+def _render_svg(svg: Path, out: Path, height: int) -> np.ndarray:
+    _run(["rsvg-convert", "-h", str(height), "-o", str(out), str(svg)])
+    return _read_rgba(out)
+
+
+def _read_rgba(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise ArtError(f"cannot read rendered art {path}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGRA)
+    if image.shape[2] == 3:
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    return image
+
+
+def _trim(face: np.ndarray) -> np.ndarray:
+    """Cut to the card's opaque outline and scale to FACE_HEIGHT."""
+    ys, xs = np.nonzero(face[:, :, 3] > 128)
+    face = face[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    scale = FACE_HEIGHT / face.shape[0]
+    width = int(round(face.shape[1] * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    return cv2.resize(face, (width, FACE_HEIGHT), interpolation=interp)
+
+
+def _faces_kennard(work: Path, folder: str) -> dict:
+    package = _npm_package(KENNARD_PACKAGE, work)
+    faces = {}
+    for code in CARD_CODES:
+        svg = package / "src" / "images" / folder / f"{code}.svg"
+        faces[code] = _trim(_render_svg(svg, work / f"{code}.png", FACE_HEIGHT))
+    return faces
+
+
+_SVG_CARDS_SUITS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+_SVG_CARDS_RANKS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def _faces_svg_cards(work: Path) -> dict:
+    package = _npm_package(SVG_CARDS_PACKAGE, work)
+    faces = {}
+    for code in CARD_CODES:
+        rank, suit = code[0], code[1]
+        name = f"{_SVG_CARDS_SUITS[suit]}_{_SVG_CARDS_RANKS.get(rank, rank)}.png"
+        faces[code] = _trim(_read_rgba(package / "png" / "2x" / name))
+    return faces
+
+
+def _faces_aisleriot(work: Path, theme: str) -> dict:
+    """Render the theme's whole sheet (13 columns x 5 rows: clubs, diamonds, hearts, spades, extras)."""
+    source = AISLERIOT_DIR / f"{theme}.svgz"
+    if not source.exists():
+        raise ArtError(f"aisleriot theme {source} missing: install the Debian package gnome-cards-data")
+    svg = work / f"{theme}.svg"
+    with gzip.open(source, "rb") as src, open(svg, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    sheet = _render_svg(svg, work / f"{theme}.png", FACE_HEIGHT * 5 + 40)
+    cell_w, cell_h = sheet.shape[1] / 13.0, sheet.shape[0] / 5.0
+    faces = {}
+    sheet_rows = "CDHS"
+    for code in CARD_CODES:
+        col, row = RANKS.index(code[0]), sheet_rows.index(code[1])
+        x1, y1 = int(round(col * cell_w)), int(round(row * cell_h))
+        x2, y2 = int(round((col + 1) * cell_w)), int(round((row + 1) * cell_h))
+        faces[code] = _trim(sheet[y1:y2, x1:x2])
+    return faces
+
+
+def _ink_mask(face: np.ndarray) -> np.ndarray:
+    """Printed marks (black or coloured) on the card's paper."""
+    bgr = face[:, :, :3].astype(np.int16)
+    gray = bgr.mean(axis=2)
+    opaque = face[:, :, 3] > 200
+    paper = np.median(gray[opaque & (gray >= np.percentile(gray[opaque], 40))])
+    colourful = (bgr.max(axis=2) - bgr.min(axis=2)) > 70
+    dark = gray < paper - 80
+    return (opaque & (colourful | dark)).astype(np.uint8)
+
+
+def find_corner_index(face: np.ndarray) -> tuple[float, float, float, float] | None:
+    """Box of the top-left corner index (rank + small suit) of an upright face, or None."""
+    h, w = face.shape[:2]
+    win_w, win_h = int(w * 0.30), int(h * 0.36)
+    ink = _ink_mask(face)[:win_h, :win_w]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    clean = np.zeros_like(ink)
+    for i in range(1, count):
+        x, y, cw, ch, area = stats[i]
+        long_line = cw > 0.8 * win_w or ch > 0.8 * win_h
+        if area >= 4 and not long_line:
+            clean[labels == i] = 1
+    # Join the strokes of a glyph ("10", broken serifs) but not the rank with its suit.
+    k = max(3, int(w * 0.012)) | 1
+    joined = cv2.dilate(clean, np.ones((k, k), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    parts = [stats[i] for i in range(1, count) if stats[i][4] >= 0.0004 * w * h]
+    if not parts:
+        return None
+    rank = min(parts, key=lambda s: (s[0] + s[2] / 2) ** 2 + (s[1] + s[3] / 2) ** 2)
+    rx, ry, rw, rh = rank[:4]
+    box = [rx, ry, rx + rw, ry + rh]
+    below = [s for s in parts if s[1] >= ry + rh * 0.6 and s[1] - (ry + rh) < rh * 0.8
+             and s[0] < rx + rw and s[0] + s[2] > rx and s[3] < rh * 1.5]
+    if below:
+        suit = min(below, key=lambda s: s[1])
+        box = [min(box[0], suit[0]), box[1], max(box[2], suit[0] + suit[2]), suit[1] + suit[3]]
+    pad = (k - 1) / 2  # undo the dilation, then keep a small margin
+    margin = 0.012 * w
+    return (max(0.0, box[0] + pad - margin), max(0.0, box[1] + pad - margin),
+            box[2] - pad + margin, box[3] - pad + margin)
+
+
+def _deck_indices(name: str, faces: dict) -> dict:
+    """Index boxes for every card: found per face, checked against the deck's typical box."""
+    found = {code: find_corner_index(face) for code, face in faces.items()}
+    boxes = np.array([b for b in found.values() if b is not None])
+    med = np.median(boxes, axis=0)
+    med_w, med_h = med[2] - med[0], med[3] - med[1]
+    result = {}
+    for code, face in faces.items():
+        box = found[code]
+        odd = box is None or (box[2] - box[0]) > 1.7 * med_w or (box[3] - box[1]) > 1.35 * med_h \
+            or (box[3] - box[1]) < 0.65 * med_h or abs(box[0] - med[0]) > 0.6 * med_w or abs(box[1] - med[1]) > 0.4 * med_h
+        if odd:
+            box = tuple(med)
+        h, w = face.shape[:2]
+        x1, y1, x2, y2 = (float(v) for v in box)
+        corners = [(x1, y1, x2, y2), (w - x2, h - y2, w - x1, h - y1)]  # the card is point-symmetric
+        if name in FOUR_INDEX_DECKS:
+            corners += [(w - x2, y1, w - x1, y2), (x1, h - y2, x2, h - y1)]
+        result[code] = tuple(corners)
+    return result
+
+
+def _build_deck(name: str, folder: Path) -> None:
+    with tempfile.TemporaryDirectory(prefix="crib-art-") as tmp:
+        work = Path(tmp)
+        if name == "kennard":
+            faces = _faces_kennard(work, "2color")
+        elif name == "kennard-bf":
+            faces = _faces_kennard(work, "2color-bf")
+        elif name == "svg-cards":
+            faces = _faces_svg_cards(work)
+        else:
+            faces = _faces_aisleriot(work, name)
+        indices = _deck_indices(name, faces)
+        staging = folder.with_name(folder.name + ".tmp")
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        for code, face in faces.items():
+            cv2.imwrite(str(staging / f"{code}.png"), face)
+        (staging / "indices.json").write_text(json.dumps({c: [list(b) for b in v] for c, v in indices.items()}))
+        shutil.rmtree(folder, ignore_errors=True)
+        staging.rename(folder)
+
+
+def ensure_deck(name: str) -> Path:
+    """Render ``name`` into the cache if it is not there yet; returns its folder."""
+    if name not in TRAIN_DECKS:
+        raise UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(TRAIN_DECKS)}")
+    folder = cache_dir() / name
+    if not (folder / "indices.json").exists():
+        _build_deck(name, folder)
+    return folder
+
+
+@functools.lru_cache(maxsize=16)
+def load_deck(name: str) -> Deck:
+    folder = ensure_deck(name)
+    indices = json.loads((folder / "indices.json").read_text())
+    faces = {code: _read_rgba(folder / f"{code}.png") for code in CARD_CODES}
+    return Deck(name, faces, {c: tuple(tuple(b) for b in v) for c, v in indices.items()})

@@ -1,0 +1,110 @@
+"""Writes a dataset of scenes: images, YOLO labels, a manifest of annotations, and data.yaml."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from vision.classes import CARD_CLASS, DETECTOR_CLASSES, INDEX_CLASS
+from vision.synth.art import ART_VERSION
+from vision.synth.scene import DEFAULT_SIZE, render_scene, scene_seed
+
+# Photo shapes a phone gives (landscape, portrait, wide, square) as width/height ratios.
+ASPECTS = ((4 / 3, 0.5), (3 / 4, 0.2), (16 / 9, 0.15), (1.0, 0.15))
+CARD_LABEL_MIN_VISIBLE = 0.2  # a card is labelled when this share is unoccluded, or any index shows
+
+
+def image_size(seed: int, longest: int, mixed: bool) -> tuple[int, int]:
+    """Size of one dataset image: the default 4:3 frame, or a phone-like aspect chosen by the seed."""
+    if not mixed:
+        return DEFAULT_SIZE if longest == max(DEFAULT_SIZE) else (longest, int(round(longest * 3 / 4)))
+    rng = np.random.default_rng([seed, 7])
+    ratio = ASPECTS[int(rng.choice(len(ASPECTS), p=[p for _, p in ASPECTS]))][0]
+    return (longest, int(round(longest / ratio))) if ratio >= 1 else (int(round(longest * ratio)), longest)
+
+
+def yolo_lines(annotation: dict) -> list[str]:
+    """The detector's labels: visible corner indices and sufficiently visible cards."""
+    w, h = annotation["width"], annotation["height"]
+    lines = []
+
+    def line(cls, box):
+        x1, y1, x2, y2 = box
+        return f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+
+    for card in annotation["cards"]:
+        shown = [i for i in card["indices"] if i["visible"]]
+        for index in shown:
+            lines.append(line(INDEX_CLASS, index["box"]))
+        if shown or card["visible_fraction"] >= CARD_LABEL_MIN_VISIBLE:
+            lines.append(line(CARD_CLASS, card["box"]))
+    return lines
+
+
+def _render_one(job):
+    out, seed, i, layout, decks, longest, mixed, quality = job
+    s = scene_seed(seed, i)
+    image, annotation = render_scene(s, layout=layout, decks=decks, size=image_size(s, longest, mixed))
+    name = f"{i:06d}"
+    cv2.imwrite(str(Path(out) / "images" / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    (Path(out) / "labels" / f"{name}.txt").write_text("\n".join(yolo_lines(annotation)) + "\n")
+    annotation["image"] = f"images/{name}.jpg"
+    return i, annotation
+
+
+def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, decks=None,
+                  longest: int = 1280, mixed: bool = False, workers: int | None = None, quality: int = 92,
+                  progress: Callable[[int, int], None] | None = None) -> Path:
+    """Render n scenes into ``out``; returns the path of ``data.yaml``.
+
+    A folder already holding the same dataset (same stamp) is reused as it is.
+    """
+    if n < 1:
+        raise ValueError(f"number of images must be at least 1, got {n}")
+    out = Path(out)
+    stamp = json.dumps({"n": n, "seed": seed, "layout": layout, "decks": list(decks) if decks else None,
+                        "longest": longest, "mixed": mixed, "quality": quality, "art": ART_VERSION}, sort_keys=True)
+    if (out / "dataset.json").exists() and (out / "dataset.json").read_text() == stamp and (out / "data.yaml").exists():
+        return out / "data.yaml"
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    jobs = [(str(out), seed, i, layout, decks, longest, mixed, quality) for i in range(n)]
+    workers = workers or min(len(jobs), os.cpu_count() or 1)
+    results = {}
+    if workers > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            for done, (i, annotation) in enumerate(pool.imap_unordered(_render_one, jobs, chunksize=4), 1):
+                results[i] = annotation
+                if progress:
+                    progress(done, n)
+    else:
+        for done, job in enumerate(jobs, 1):
+            i, annotation = _render_one(job)
+            results[i] = annotation
+            if progress:
+                progress(done, n)
+    with open(out / "manifest.jsonl", "w") as f:
+        for i in range(n):
+            f.write(json.dumps(results[i]) + "\n")
+    data = out / "data.yaml"
+    names = "\n".join(f"  {k}: {v}" for k, v in enumerate(DETECTOR_CLASSES))
+    data.write_text(f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n")
+    (out / "dataset.json").write_text(stamp)
+    return data
+
+
+def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
+    width = 30
+    filled = width * done // total
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done == total:
+        stream.write("\n")
+    stream.flush()

@@ -1,0 +1,193 @@
+"""One synthetic table photo and its annotation (the contract's scene format)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.classes import CARD_CODES
+from vision.synth import art, layouts, objects, photo, surfaces
+
+VISIBLE_FRACTION = 0.6  # an index counts as visible when at least this share of it is unoccluded and in frame
+DEFAULT_SIZE = (1280, 960)
+
+
+def scene_seed(seed: int, i: int) -> int:
+    """Seed of image ``i`` of a dataset made with ``seed``: every image can be re-rendered alone."""
+    return int(np.random.SeedSequence([int(seed), int(i)]).generate_state(1)[0])
+
+
+def _perspective(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Table plane -> image: a camera tilted towards one edge, with small random skew."""
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src.copy()
+    if rng.random() < 0.75:
+        t = rng.uniform(0.0, 0.32)
+        edge = int(rng.choice(4, p=(0.55, 0.15, 0.15, 0.15)))
+        a, b = edge, (edge + 1) % 4  # the far edge: corners a and b move towards each other
+        shrink = (dst[b] - dst[a]) * t / 2
+        dst[a] += shrink
+        dst[b] -= shrink
+        inward = np.float32([w / 2, h / 2]) - (dst[a] + dst[b]) / 2
+        dst[a] += inward * t * 0.25
+        dst[b] += inward * t * 0.25
+    dst += rng.normal(0, 0.015, (4, 2)).astype(np.float32) * np.float32([w, h])
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def _similarity(face_w: int, face_h: int, scale: float, angle: float, cx: float, cy: float) -> np.ndarray:
+    c, s = math.cos(math.radians(angle)) * scale, math.sin(math.radians(angle)) * scale
+    centre = np.array([[1, 0, -face_w / 2], [0, 1, -face_h / 2], [0, 0, 1]], np.float64)
+    rot = np.array([[c, -s, cx], [s, c, cy], [0, 0, 1]], np.float64)
+    return rot @ centre
+
+
+def _project(m: np.ndarray, points) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, m).reshape(-1, 2)
+
+
+def _fit(rng, placements, aspect, w, h):
+    """Pixels per card height and the offset that put the layout in the frame (far to close)."""
+    corners = []
+    for _, x, y, a, _ in placements:
+        c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
+        for dx, dy in ((-aspect / 2, -0.5), (aspect / 2, -0.5), (aspect / 2, 0.5), (-aspect / 2, 0.5)):
+            corners.append((x + dx * c - dy * s, y + dx * s + dy * c))
+    pts = np.array(corners)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span = np.maximum(hi - lo, 1e-6)
+    fill = rng.uniform(0.5, 0.95)
+    scale = min(w * fill / span[0], h * fill / span[1])
+    scale = float(np.clip(scale, 0.14 * min(w, h), 0.7 * min(w, h)))
+    if rng.random() < 0.12:  # close-up: part of the layout leaves the frame
+        scale *= rng.uniform(1.2, 1.8)
+    slack = np.array([w, h]) - span * scale
+    offset = np.array([rng.uniform(min(0, s), max(0, s)) for s in slack]) - lo * scale
+    return scale, offset
+
+
+def _pick_deck(rng, decks):
+    names = tuple(decks) if decks else art.TRAIN_DECKS
+    for name in names:
+        if name not in art.TRAIN_DECKS:
+            raise art.UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(art.TRAIN_DECKS)}")
+    return names[int(rng.integers(len(names)))]
+
+
+def _card_tint(rng, face: np.ndarray) -> np.ndarray:
+    """Per-card paper and print variation (aged paper, ink strength)."""
+    rgb = face[:, :, :3].astype(np.float32)
+    rgb = rgb * rng.uniform(0.9, 1.05, 3)[None, None, :] + rng.uniform(-10, 5)
+    return np.dstack([np.clip(rgb, 0, 255).astype(np.uint8), face[:, :, 3]])
+
+
+def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...] | None = None,
+                 size: tuple[int, int] = DEFAULT_SIZE) -> tuple[np.ndarray, dict]:
+    """Render one photo-like scene; returns (BGR uint8 image, annotation dict)."""
+    rng = np.random.default_rng(int(seed))
+    w, h = int(size[0]), int(size[1])
+    if w < 64 or h < 64:
+        raise ValueError(f"scene size {w}x{h} too small (at least 64x64)")
+    if layout is None:
+        layout = str(rng.choice(layouts.LAYOUTS, p=layouts.LAYOUT_WEIGHTS))
+    deck_name = _pick_deck(rng, decks)
+    deck = art.load_deck(deck_name)
+    face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
+    aspect = face_w / face_h
+    codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
+    placements, groups = layouts.place(rng, layout, codes, aspect)
+
+    # Whole-layout turn: mostly near upright, often any angle.
+    turn = rng.uniform(0, 360) if rng.random() < 0.4 else rng.normal(0, 12)
+    ct, st = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    placements = [(c, x * ct - y * st, x * st + y * ct, a + turn, g) for c, x, y, a, g in placements]
+    scale, offset = _fit(rng, placements, aspect, w, h)
+    homography = _perspective(rng, w, h)
+
+    table = surfaces.surface(rng, h, w)
+    objects.draw_clutter(rng, table, scale)
+    image = cv2.warpPerspective(table, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+
+    light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)])
+    shadow_strength = rng.uniform(0.15, 0.5)
+    masks, cards = [], []
+    image_f = image.astype(np.float32)
+    for code, x, y, angle, _ in placements:
+        face = _card_tint(rng, deck.faces[code])
+        cx, cy = x * scale + offset[0], y * scale + offset[1]
+        m = homography @ _similarity(face_w, face_h, scale / face_h, angle, cx, cy)
+        outline = _project(m, [(0, 0), (face_w, 0), (face_w, face_h), (0, face_h)])
+        pad = scale * 0.08
+        x0, y0 = np.floor(outline.min(axis=0) - pad).astype(int)
+        x1, y1 = np.ceil(outline.max(axis=0) + pad).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        mask = np.zeros((h, w), bool)
+        if x1 > x0 and y1 > y0:
+            # Pre-shrink the art so the warp samples it without aliasing.
+            shrink = min(1.0, 1.5 * scale / face_h)
+            src = face if shrink >= 1.0 else cv2.resize(face, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+            pre = np.diag([face.shape[1] / src.shape[1], face.shape[0] / src.shape[0], 1.0])
+            roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ m @ pre
+            warped = cv2.warpPerspective(src, roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+            alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+            blur = max(1.0, scale * 0.025)
+            shift = np.float32([[1, 0, light[0] * scale * 0.03], [0, 1, light[1] * scale * 0.03]])
+            shadow = cv2.warpAffine(cv2.GaussianBlur(alpha[:, :, 0], (0, 0), blur), shift, (x1 - x0, y1 - y0))
+            region = image_f[y0:y1, x0:x1]
+            region *= 1.0 - shadow_strength * shadow[:, :, None]
+            region[:] = region * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+            mask[y0:y1, x0:x1] = alpha[:, :, 0] > 0.5
+        masks.append(mask)
+        index_quads = [_project(m, [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]) for b in deck.indices[code]]
+        cards.append((code, outline, index_quads))
+    image = np.clip(image_f, 0, 255).astype(np.uint8)
+
+    min_card_h = scale * 0.8
+    covered = np.zeros((h, w), bool)
+    if rng.random() < 0.3:
+        centres = [outline.mean(axis=0) for _, outline, _ in cards]
+        covered |= objects.draw_occluders(rng, image, centres, scale)
+    image = photo.apply_camera(rng, image, min_card_h)
+
+    annotated = []
+    for (code, outline, quads), mask in reversed(list(zip(cards, masks))):
+        visible_mask = mask & ~covered
+        covered |= mask
+        box = _clip_box(outline, w, h)
+        if box is None:
+            continue
+        indices = []
+        for quad in quads:
+            area = max(cv2.contourArea(quad.astype(np.float32)), 1e-6)
+            quad_mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(quad_mask, np.round(quad * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+            seen = np.count_nonzero(quad_mask.astype(bool) & visible_mask)
+            ibox = _clip_box(quad, w, h)
+            indices.append({"box": ibox or [0.0, 0.0, 0.0, 0.0], "visible": bool(ibox is not None and seen / area >= VISIBLE_FRACTION)})
+        card_area = max(cv2.contourArea(outline.astype(np.float32)), 1e-6)
+        annotated.append({
+            "card": code,
+            "box": box,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in outline],
+            "indices": indices,
+            "visible_fraction": round(float(np.count_nonzero(visible_mask) / card_area), 3),
+        })
+    annotated.reverse()  # back to bottom-to-top order
+    annotation = {
+        "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
+        "cards": annotated,
+        "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
+    }
+    return image, annotation
+
+
+def _clip_box(points: np.ndarray, w: int, h: int) -> list[float] | None:
+    x1, y1 = np.clip(points.min(axis=0), 0, [w, h])
+    x2, y2 = np.clip(points.max(axis=0), 0, [w, h])
+    if x2 - x1 < 1 or y2 - y1 < 1:
+        return None
+    return [round(float(x1), 1), round(float(y1), 1), round(float(x2), 1), round(float(y2), 1)]

@@ -1,0 +1,1 @@
+"""Training of the two recognition models (detector, classifier) and their ONNX export."""

@@ -1,0 +1,54 @@
+"""Detector training (corner indices + whole cards) from the model yaml, and ONNX export."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.train.ultralytics_env import offline_ultralytics
+
+
+@dataclass(frozen=True)
+class DetectorRecipe:
+    model_yaml: str = "yolo11n.yaml"
+    imgsz: int = 512
+    epochs: int = 6
+    batch: int = 16
+    seed: int = 0
+    mosaic: float = 0.5
+    close_mosaic: int = 2
+    scale: float = 0.3
+    degrees: float = 0.0  # scenes already turn cards any angle
+    fliplr: float = 0.5
+    cache: bool | str = "ram"
+
+
+def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu") -> Path:
+    """Train from scratch; returns the path of the best weights (.pt)."""
+    offline_ultralytics(work / "ultralytics")
+    from ultralytics import YOLO
+
+    model = YOLO(recipe.model_yaml)
+    model.train(
+        data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, epochs=recipe.epochs, batch=recipe.batch,
+        device=device, workers=0, amp=False, plots=False, seed=recipe.seed, deterministic=True,
+        project=str((work / "runs").resolve()), name="detector", exist_ok=True, verbose=False,
+        mosaic=recipe.mosaic, close_mosaic=recipe.close_mosaic, scale=recipe.scale, degrees=recipe.degrees,
+        fliplr=recipe.fliplr, cache=recipe.cache, pretrained=False,
+    )
+    run = work / "runs" / "detector" / "weights"
+    best = run / "best.pt"
+    return best if best.exists() else run / "last.pt"
+
+
+def export_detector(weights: Path, out: Path, imgsz: int, work: Path) -> Path:
+    """Export to ONNX (static square input, no NMS, simplified); returns ``out``."""
+    offline_ultralytics(work / "ultralytics")
+    from ultralytics import YOLO
+
+    exported = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=12, simplify=True, dynamic=False,
+                                         nms=False, device="cpu")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(exported, out)
+    return out

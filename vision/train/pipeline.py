@@ -1,0 +1,115 @@
+"""``crib train``: the whole recipe from nothing to models/ (fixed seeds, no downloads).
+
+Seeds: detector train scenes 1, detector val scenes 2, classifier train crops 3, classifier val
+crops 4. Evaluation uses other seeds (bench: its own), never these.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.classes import CARD_CODES, DETECTOR_CLASSES
+from vision.crops import CROP_MARGIN, CROP_SIZE
+from vision.train.classifier import ClassifierRecipe
+from vision.train.detector import DetectorRecipe
+
+SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
+MODEL_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class TrainRecipe:
+    detector_images: int = 3000
+    detector_val_images: int = 160
+    detector_longest: int = 640  # detector scenes are rendered at about the size the detector sees
+    crop_scenes: int = 2400
+    crop_val_scenes: int = 120
+    crops_per_index: int = 2
+    decks: tuple[str, ...] | None = None  # None: every training deck
+    detector: DetectorRecipe = field(default_factory=DetectorRecipe)
+    classifier: ClassifierRecipe = field(default_factory=ClassifierRecipe)
+
+
+FULL = TrainRecipe()
+QUICK = TrainRecipe(
+    detector_images=6, detector_val_images=2, detector_longest=256, crop_scenes=3, crop_val_scenes=1,
+    crops_per_index=1, decks=("kennard",),
+    detector=DetectorRecipe(imgsz=128, epochs=1, batch=4, cache=False, mosaic=0.0, close_mosaic=0),
+    classifier=ClassifierRecipe(epochs=1, batch=32),
+)
+
+
+def write_models_json(out: Path, recipe: TrainRecipe, extra: dict | None = None) -> Path:
+    info = {
+        "detector": {"file": "detector.onnx", "imgsz": recipe.detector.imgsz, "classes": list(DETECTOR_CLASSES)},
+        "classifier": {"file": "classifier.onnx", "imgsz": CROP_SIZE, "margin": CROP_MARGIN, "classes": list(CARD_CODES)},
+        "version": MODEL_VERSION,
+        "trained": datetime.date.today().isoformat(),
+    }
+    if extra:
+        info.update(extra)
+    path = Path(out) / "models.json"
+    path.write_text(json.dumps(info, indent=2) + "\n")
+    return path
+
+
+def run(out: Path, work: Path, recipe: TrainRecipe = FULL, log=print, progress=None, steps=("detector", "classifier")) -> dict:
+    """Render the data, train both models, export ONNX into ``out``; returns timings and metrics."""
+    from vision.synth.dataset import write_dataset
+    from vision.train import classifier as clf
+    from vision.train import crops_data
+    from vision.train.detector import export_detector, train_detector
+
+    out, work = Path(out), Path(work)
+    out.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
+    report: dict = {"recipe": _plain(asdict(recipe))}
+    if "detector" in steps:
+        t = time.time()
+        train_dir = work / "det_train"
+        write_dataset(work / "det_val", recipe.detector_val_images, SEED_DETECTOR_VAL, decks=recipe.decks,
+                      longest=recipe.detector_longest, mixed=True, progress=progress)
+        data = write_dataset(train_dir, recipe.detector_images, SEED_DETECTOR_TRAIN, decks=recipe.decks,
+                             longest=recipe.detector_longest, mixed=True, progress=progress)
+        data.write_text(data.read_text().replace("val: images", f"val: {(work / 'det_val' / 'images').resolve()}"))
+        report["detector_data_s"] = round(time.time() - t, 1)
+        log(f"detector data: {recipe.detector_images} + {recipe.detector_val_images} scenes in {report['detector_data_s']} s")
+        t = time.time()
+        weights = train_detector(data, work, recipe.detector)
+        report["detector_train_s"] = round(time.time() - t, 1)
+        export_detector(weights, out / "detector.onnx", recipe.detector.imgsz, work)
+        log(f"detector trained in {report['detector_train_s']} s -> {out / 'detector.onnx'}")
+    if "classifier" in steps:
+        t = time.time()
+        train_npz = crops_data.build_crops(work / "crops_train.npz", recipe.crop_scenes, SEED_CROPS_TRAIN,
+                                           recipe.crops_per_index, progress=progress)
+        val_npz = crops_data.build_crops(work / "crops_val.npz", recipe.crop_val_scenes, SEED_CROPS_VAL, 1,
+                                         progress=progress)
+        report["crops_data_s"] = round(time.time() - t, 1)
+        train_set, val_set = np.load(train_npz), np.load(val_npz)
+        log(f"classifier data: {len(train_set['labels'])} train crops, {len(val_set['labels'])} val crops "
+            f"in {report['crops_data_s']} s")
+        t = time.time()
+        model, accuracy = clf.train_classifier(train_set["crops"], train_set["labels"], recipe.classifier,
+                                               val=(val_set["crops"], val_set["labels"]), log=log)
+        report["classifier_train_s"] = round(time.time() - t, 1)
+        report["classifier_val_accuracy"] = accuracy
+        clf.export_classifier(model, out / "classifier.onnx")
+        log(f"classifier trained in {report['classifier_train_s']} s, val accuracy {accuracy}")
+    write_models_json(out, recipe)
+    (work / "train_report.json").write_text(json.dumps(report, indent=2))
+    return report
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

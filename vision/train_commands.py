@@ -1,0 +1,76 @@
+"""Subcommands of the data engine and training: ``crib synth`` and ``crib train``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class BadCountError(ValueError):
+    """A count or size argument out of range."""
+
+
+def _positive(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def register(subparsers) -> None:
+    synth = subparsers.add_parser("synth", help="render synthetic table photos with labels (YOLO + manifest)")
+    synth.add_argument("--out", required=True, type=Path, help="output folder (images/, labels/, manifest.jsonl, data.yaml)")
+    synth.add_argument("--n", type=_positive, default=100, help="number of photos (default 100)")
+    synth.add_argument("--seed", type=int, default=0, help="dataset seed; photo i uses scene_seed(seed, i)")
+    synth.add_argument("--layout", default=None, help="one layout for every photo (default: random mix)")
+    synth.add_argument("--deck", action="append", default=None, help="deck to use (repeatable; default: all training decks)")
+    synth.add_argument("--longest", type=_positive, default=1280, help="longest image side in pixels (default 1280)")
+    synth.add_argument("--mixed-aspect", action="store_true", help="vary the aspect ratio (4:3, 3:4, 16:9, 1:1)")
+    synth.add_argument("--workers", type=_positive, default=None, help="rendering processes (default: all cores)")
+    synth.set_defaults(handler=_synth)
+
+    train = subparsers.add_parser("train", help="train the detector and classifier from scratch, export ONNX")
+    train.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX models go (default models/)")
+    train.add_argument("--work", type=Path, default=Path("build/train"), help="scratch folder for data and runs")
+    train.add_argument("--quick", action="store_true", help="a tiny run (a few images, 1 epoch): checks the pipeline")
+    train.add_argument("--only", choices=("detector", "classifier"), default=None, help="train one model only")
+    train.set_defaults(handler=_train)
+
+
+def _synth(args) -> int:
+    from vision.synth.art import TRAIN_DECKS, UnknownDeckError
+    from vision.synth.dataset import progress_bar, write_dataset
+    from vision.synth.layouts import LAYOUTS, UnknownLayoutError
+
+    if args.layout is not None and args.layout not in LAYOUTS:
+        raise UnknownLayoutError(f"unknown layout {args.layout!r}; known: {', '.join(LAYOUTS)}")
+    for deck in args.deck or ():
+        if deck not in TRAIN_DECKS:
+            raise UnknownDeckError(f"unknown deck {deck!r}; known: {', '.join(TRAIN_DECKS)}")
+    if args.longest < 64:
+        raise BadCountError(f"--longest must be at least 64 pixels, got {args.longest}")
+    data = write_dataset(args.out, args.n, args.seed, layout=args.layout, decks=tuple(args.deck) if args.deck else None,
+                         longest=args.longest, mixed=args.mixed_aspect, workers=args.workers, progress=progress_bar)
+    print(f"wrote {args.n} photos to {args.out} ({data})")
+    return 0
+
+
+def _train(args) -> int:
+    import sys
+
+    from vision.synth.dataset import progress_bar
+    from vision.train import pipeline
+
+    recipe = pipeline.QUICK if args.quick else pipeline.FULL
+    steps = (args.only,) if args.only else ("detector", "classifier")
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    report = pipeline.run(args.out, args.work, recipe, log=log, progress=progress_bar, steps=steps)
+    print(f"models written to {args.out}: " + ", ".join(f"{k}={v}" for k, v in report.items() if k != "recipe"))
+    return 0
