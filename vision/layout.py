@@ -1,10 +1,13 @@
 """Reading the table: cluster card boxes into groups and give each group a role.
 
 Conventions (documented in the README):
-- Cards whose boxes come within ``LINK_GAP`` card widths of each other belong to one group
-  (single linkage), so a fanned or side-by-side hand is one group and groups lie apart.
-- A lone card apart from the groups is the starter (the cut card turned up on the pack).
-- A group of 4 is a hand; a group of 6 is a deal (role hand, to be discarded to 4).
+- Cards whose centres lie within ``LINK_DISTANCE`` card widths of each other belong to one
+  group (single linkage), so a fanned or side-by-side hand is one group and groups lie apart.
+  The card width comes from the boxes whatever the rotation (``card_widths``). A group whose
+  size fits no role (two hands pushed together: 8) is cut at its longest links.
+- A lone card apart from the groups is the starter (the cut card turned up on the pack). With
+  no lone card, a group of 5 with one card clearly set apart is a hand and its starter.
+- A group of 4 is a hand; 5 or 6 is a deal (role hand, to be discarded to 4).
 - With a starter and three or more groups of 4, the crib is the group of 4 NEAREST THE STARTER
   (the crib is set aside by the dealer, next to the pack and its cut card). When the two
   nearest groups are almost equally near, the result says it is unsure.
@@ -22,8 +25,14 @@ import numpy as np
 from vision.postprocess import box_iou
 
 ROLES = ("starter", "hand", "crib", "unknown")
-LINK_GAP = 0.5  # in typical card short sides
+ASPECT_RANGE = (0.5, 0.82)  # apparent card width/height: 0.69-0.72 square on, less or more tilted
+LINK_DISTANCE = 1.6  # cards whose centres are closer than this many card widths share a group
+MERGE_REACH = 1.6  # fragments may join a group up to this many link distances away
 CRIB_UNSURE_RATIO = 1.25  # nearest group must be this much nearer the starter than the next
+STARTER_APART = 1.35  # a 5th card is the starter when it lies this much farther out than the rest
+# How plausible a group size is on a cribbage table: hands and crib 4, starter 1, a deal 6;
+# 5 is a three-player deal (or a hand with the starter pushed against it).
+_SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
 
 
 @dataclass(frozen=True)
@@ -47,28 +56,142 @@ def box_gaps(xyxy: np.ndarray) -> np.ndarray:
     return np.hypot(dx, dy)
 
 
-def cluster(xyxy: np.ndarray, link_gap: float = LINK_GAP) -> list[list[int]]:
-    """Connected components of boxes closer than ``link_gap`` typical card short sides."""
+def apparent_aspect(xyxy: np.ndarray) -> float:
+    """Card width/height as it appears in this photo (camera tilt squashes it): the most
+    elongated boxes are the cards lying square to the frame, whose box shows the true aspect."""
+    size = xyxy[:, 2:] - xyxy[:, :2]
+    ratios = size.min(axis=1) / np.maximum(size.max(axis=1), 1e-6)
+    return float(np.clip(np.percentile(ratios, 10), *ASPECT_RANGE))
+
+
+def card_widths(xyxy: np.ndarray, aspect: float | None = None) -> np.ndarray:
+    """The width of the card in each axis-aligned box, whatever its rotation.
+
+    A w x h card turned by t has a box W = w|cos t| + h|sin t|, H = w|sin t| + h|cos t|, so
+    (W+H) = (w+h)(|cos|+|sin|) and |H-W| = (h-w)||cos|-|sin||; since (|cos|+|sin|)^2 +
+    (|cos|-|sin|)^2 = 2, w = sqrt(((W+H)/(1+1/a))^2 + ((H-W)/(1/a-1))^2) / sqrt(2), a = w/h."""
+    aspect = apparent_aspect(xyxy) if aspect is None else aspect
+    size = xyxy[:, 2:] - xyxy[:, :2]
+    total, diff = size.sum(axis=1), np.abs(size[:, 1] - size[:, 0])
+    width = np.sqrt(((total / (1 + 1 / aspect)) ** 2 + (diff / (1 / aspect - 1)) ** 2) / 2)
+    return np.minimum(width, size.min(axis=1))  # never wider than the box's short side
+
+
+def _centres(xyxy: np.ndarray) -> np.ndarray:
+    return (xyxy[:, :2] + xyxy[:, 2:]) / 2.0
+
+
+def _spanning_tree(points: np.ndarray, rows: list[int]) -> list[tuple[float, int, int]]:
+    """Minimum spanning tree (Prim) over ``rows`` of ``points``: (length, a, b) edges."""
+    if len(rows) < 2:
+        return []
+    sub = points[rows]
+    dist = np.hypot(*(sub[:, None, :] - sub[None, :, :]).transpose(2, 0, 1))
+    inside = np.zeros(len(rows), bool)
+    inside[0] = True
+    best, parent = dist[0].copy(), np.zeros(len(rows), int)
+    edges = []
+    for _ in range(len(rows) - 1):
+        candidates = np.where(inside, np.inf, best)
+        j = int(np.argmin(candidates))
+        edges.append((float(best[j]), rows[parent[j]], rows[j]))
+        inside[j] = True
+        closer = dist[j] < best
+        best = np.where(closer, dist[j], best)
+        parent = np.where(closer, j, parent)
+    return edges
+
+
+def _components(rows: list[int], edges: list[tuple[float, int, int]]) -> list[list[int]]:
+    label = {r: r for r in rows}
+
+    def root(r):
+        while label[r] != r:
+            label[r] = label[label[r]]
+            r = label[r]
+        return r
+
+    for _length, a, b in edges:
+        label[root(a)] = root(b)
+    parts: dict[int, list[int]] = {}
+    for r in rows:
+        parts.setdefault(root(r), []).append(r)
+    return list(parts.values())
+
+
+def _plausibility(parts: list[list[int]]) -> float:
+    lone = sum(1 for p in parts if len(p) == 1)
+    return sum(_SIZE_SCORE.get(len(p), -1.0) for p in parts) - max(lone - 1, 0)
+
+
+def _merge_fragments(groups: list[list[int]], centres: np.ndarray, reach: float) -> list[list[int]]:
+    """Join fragments (a loosely spread hand cut in two, a stray card) to their nearest group
+    when the result fits the table better and they are within ``reach``: nearest pairs first."""
+    groups = [list(g) for g in groups]
+    while True:
+        score = _plausibility(groups)
+        best = None
+        for i, g in enumerate(groups):
+            if len(g) > 3:
+                continue
+            for j, h in enumerate(groups):
+                if i == j:
+                    continue
+                distance = float(np.hypot(*(centres[g][:, None, :] - centres[h][None, :, :]).transpose(2, 0, 1)).min())
+                merged = [x for k, x in enumerate(groups) if k not in (i, j)] + [g + h]
+                if distance <= reach and _plausibility(merged) > score + 1e-9 and (best is None or distance < best[0]):
+                    best = (distance, merged)
+        if best is None:
+            return groups
+        groups = best[1]
+
+
+def _split_merged(rows: list[int], centres: np.ndarray) -> list[list[int]]:
+    """Cut a group whose size fits no cribbage role at the long links that leave sizes that do
+    (two hands pushed together, a hand and its starter)."""
+    if len(rows) in _SIZE_SCORE:
+        return [rows]
+    edges = sorted(_spanning_tree(centres, rows), reverse=True)
+    best, best_score = None, _plausibility([rows])
+    for cut in edges[:3]:  # only the longest links can be gaps between groups
+        parts = _components(rows, [e for e in edges if e is not cut])
+        score = _plausibility(parts)
+        if score > best_score + 1e-9:
+            best, best_score = parts, score
+    if best is None:
+        return [rows]
+    return [piece for part in best for piece in _split_merged(part, centres)]
+
+
+def _detached_card(rows: list[int], centres: np.ndarray) -> int | None:
+    """The card of a group of 5 that lies clearly apart from the other 4 (a starter pushed
+    against a hand), or None when the 5 are evenly spaced (a three-player deal of 5)."""
+    edges = sorted(_spanning_tree(centres, rows), reverse=True)
+    longest, rest = edges[0], edges[1:]
+    degree = {r: 0 for r in rows}
+    for _length, a, b in edges:
+        degree[a] += 1
+        degree[b] += 1
+    if longest[0] < STARTER_APART * max(e[0] for e in rest):
+        return None
+    leaves = [r for r in longest[1:] if degree[r] == 1]
+    return leaves[0] if len(leaves) == 1 else None
+
+
+def cluster(xyxy: np.ndarray, link_distance: float = LINK_DISTANCE) -> list[list[int]]:
+    """Groups of cards: single linkage on centre distance (``link_distance`` card widths, the
+    width estimated from the boxes whatever the cards' rotation), then groups whose size fits
+    no role are cut at their longest links. Members are ordered left to right."""
     n = len(xyxy)
     if n == 0:
         return []
-    short_side = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
-    linked = box_gaps(xyxy) <= link_gap * max(short_side, 1.0)
-    label = np.full(n, -1)
-    components = []
-    for start in range(n):
-        if label[start] >= 0:
-            continue
-        label[start] = len(components)
-        stack, members = [start], []
-        while stack:
-            i = stack.pop()
-            members.append(i)
-            for j in np.flatnonzero(linked[i] & (label < 0)):
-                label[j] = label[start]
-                stack.append(int(j))
-        components.append(sorted(members, key=lambda k: (xyxy[k, 0] + xyxy[k, 2], k)))
-    return components
+    width = float(np.median(card_widths(xyxy)))
+    centres = _centres(xyxy)
+    rows = list(range(n))
+    edges = [e for e in _spanning_tree(centres, rows) if e[0] <= link_distance * max(width, 1.0)]
+    groups = [piece for part in _components(rows, edges) for piece in _split_merged(part, centres)]
+    groups = _merge_fragments(groups, centres, MERGE_REACH * link_distance * max(width, 1.0))
+    return [sorted(g, key=lambda k: (centres[k, 0], k)) for g in groups]
 
 
 def _reading_order(groups: list[list[int]], xyxy: np.ndarray) -> list[list[int]]:
@@ -97,13 +220,22 @@ def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
     return count
 
 
-def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_gap: float = LINK_GAP) -> Layout:
+def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_distance: float = LINK_DISTANCE) -> Layout:
     """Groups and roles for card boxes ``xyxy`` (N,4); ``read[i]`` says whether card i's code
     was read (default: all). Groups of unread boxes only (card backs, a pack) get no role."""
     xyxy = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)
     read = np.ones(len(xyxy), bool) if read is None else np.asarray(read, bool)
     warnings: list[str] = []
-    components = [g for g in cluster(xyxy, link_gap) if read[g].any()]
+    components = [g for g in cluster(xyxy, link_distance) if read[g].any()]
+    sizes = [_counted(g, read, xyxy) for g in components]
+    if 1 not in sizes and sizes.count(5) == 1:
+        # No lone card: a starter pushed against a hand makes a group of 5.
+        five = components[sizes.index(5)]
+        starter = _detached_card(five, _centres(xyxy))
+        if starter is not None:
+            components.remove(five)
+            components += [[m for m in five if m != starter], [starter]]
+            warnings.append("the starter lies close to a hand: took the card set apart from the other four")
     components = _reading_order(components, xyxy)
     sizes = [_counted(g, read, xyxy) for g in components]
 
@@ -119,12 +251,14 @@ def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_gap: float = 
 
     fours = [i for i in others if sizes[i] == 4]
     for i in others:
-        if sizes[i] in (4, 6):
+        if sizes[i] in (4, 5, 6):
             roles[i] = "hand"
         else:
-            warnings.append(f"a group of {sizes[i]} cards is neither a hand (4) nor a deal (6)")
-    if sizes.count(6):
+            warnings.append(f"a group of {sizes[i]} cards is neither a hand (4) nor a deal (5 or 6)")
+    if 6 in sizes:
         warnings.append("a group of 6 cards is a deal: discard 2 to the crib before the show")
+    if 5 in sizes:
+        warnings.append("a group of 5 cards is a three-player deal: discard 1 to the crib before the show")
 
     starter = lone[0] if lone and roles[lone[0]] == "starter" else None
     if len(fours) >= 3:
@@ -146,5 +280,5 @@ def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_gap: float = 
 
 def _group_gap(a: list[int], b: list[int], xyxy: np.ndarray) -> float:
     """Distance between the centres of two groups' cards."""
-    centre = lambda rows: (xyxy[rows, :2] + xyxy[rows, 2:]).mean(axis=0) / 2.0  # noqa: E731
+    centre = lambda rows: _centres(xyxy[rows]).mean(axis=0)  # noqa: E731
     return float(np.hypot(*(centre(a) - centre(b))))
