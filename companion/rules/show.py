@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from operator import attrgetter, itemgetter
-from typing import Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from companion.rules.cards import JACK, Card, DuplicateCardError
 
@@ -89,8 +89,8 @@ def _pattern_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], 
 
 _ITEMS_BY_RANKS: dict[tuple[int, ...], tuple[tuple[str, tuple[int, ...], int], ...]] = {}
 _POINTS_BY_KEY: dict[int, int] = {}
-# sorted ranks -> (points, ((kind, card getter, points), ...), same-rank position pairs, has a jack)
-_COMPILED: dict[tuple[int, ...], tuple[int, tuple, tuple, bool]] = {}
+# sorted ranks -> (points, item builder, same-rank position pairs, has a jack)
+_COMPILED: dict[tuple[int, ...], tuple[int, Callable, tuple, bool]] = {}
 
 
 def rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
@@ -101,14 +101,23 @@ def rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int]
     return items
 
 
-def _compiled(ranks: tuple[int, ...]) -> tuple[int, tuple, tuple, bool]:
-    """What ``score`` needs per rank pattern, built once from ``rank_items``."""
+def _compiled(ranks: tuple[int, ...]) -> tuple[int, Callable, tuple, bool]:
+    """What ``score`` needs per rank pattern, built once from ``rank_items``.
+
+    The items are made by one small generated function per pattern, e.g. ``lambda c:
+    [ScoreItem("fifteen", (c[0], c[3]), 2), ...]`` (the way namedtuple and dataclasses generate
+    code): looping over item templates instead took half of the time of ``score``. The source
+    is built from this module's constants and integer positions only.
+    """
     if len(ranks) != 5 or not all(isinstance(rank, int) and 1 <= rank <= 13 for rank in ranks):
         raise KeyError(ranks)
     items = rank_items(ranks)
+    made = ", ".join(f"_new(ScoreItem, ({kind!r}, ({', '.join(f'c[{i}]' for i in where)},), {points}))"
+                     for kind, where, points in items)
+    build = eval(f"lambda c: [{made}]", {"_new": _new_tuple, "ScoreItem": ScoreItem})  # noqa: S307
     compiled = _COMPILED[ranks] = (
         sum(points for _, _, points in items),
-        tuple((kind, itemgetter(*where), points) for kind, where, points in items),
+        build,
         tuple(where for kind, where, _ in items if kind == PAIR),
         JACK in ranks)
     return compiled
@@ -131,6 +140,14 @@ def points_by_rank_key() -> dict[int, int]:
     return _POINTS_BY_KEY
 
 
+def prepare() -> None:
+    """Build the per-pattern table for all 6,175 rank patterns now (about 0.1-0.2 s) instead of
+    lazily on first sight; later ``score`` calls then never compute a pattern."""
+    for ranks in _five_rank_multisets():
+        if ranks not in _COMPILED:
+            _compiled(ranks)
+
+
 def _five_rank_multisets() -> Iterable[tuple[int, ...]]:
     for combo in combinations_with_replacement(range(1, 14), 5):
         if combo[0] != combo[4]:  # five of a kind does not exist
@@ -145,7 +162,7 @@ def score(hand: Sequence[Card], starter: Card, crib: bool = False) -> Show:
     try:
         cards = sorted((*hand, starter), key=_BY_RANK)  # stable: equal ranks keep input order
         ranks = (cards[0].rank, cards[1].rank, cards[2].rank, cards[3].rank, cards[4].rank)
-        total, templates, same_rank, has_jack = _COMPILED.get(ranks) or _compiled(ranks)
+        total, build_items, same_rank, has_jack = _COMPILED.get(ranks) or _compiled(ranks)
     except (AttributeError, TypeError, KeyError):
         bad = next((c for c in (*hand, starter) if not isinstance(c, Card)), None)
         raise HandError(f"not a Card: {bad!r}") from None
@@ -154,7 +171,7 @@ def score(hand: Sequence[Card], starter: Card, crib: bool = False) -> Show:
             card = cards[i]
             raise DuplicateCardError("the starter is also in the hand" if card == starter
                                      else f"card {card} appears twice")
-    items = [_new_tuple(ScoreItem, (kind, get(cards), points)) for kind, get, points in templates]
+    items = build_items(cards)
     suit = starter.suit
     first = hand[0].suit
     if hand[1].suit == first and hand[2].suit == first and hand[3].suit == first:
