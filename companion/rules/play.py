@@ -84,14 +84,15 @@ def partnerships(players: int) -> tuple[tuple[int, ...], ...]:
 
 @dataclass
 class Pegging:
-    """The play in progress; feed it tokens with ``lay`` and ``go``."""
+    """The play in progress; feed it tokens with ``lay`` and ``go``; ``to_act`` says whose turn
+    it is, ``count`` the running count, ``events`` what happened so far."""
 
     players: int
     hands: Sequence[Sequence[Card]] | None = None
-    events: list[PlayEvent] = field(default_factory=list)
-    reneges: list[Renege] = field(default_factory=list)
-    count: int = 0
-    to_act: int = 0
+    events: list[PlayEvent] = field(default_factory=list, init=False)
+    reneges: list[Renege] = field(default_factory=list, init=False)
+    count: int = field(default=0, init=False)
+    to_act: int = field(default=0, init=False)  # the player whose turn it is
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -154,7 +155,8 @@ class Pegging:
         return event
 
     def go(self) -> PlayEvent:
-        """The player to act passes."""
+        """The player to act passes. If then nobody can act, the count resets and the event of
+        the last card laid gains the go point (unless the count was 31)."""
         player = self._acting("say go")
         self._check_renege(player)
         self._passed[player] = True

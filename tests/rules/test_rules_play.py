@@ -1,13 +1,11 @@
 """The play: the worked examples of sources 001 and 002 reproduced exactly, 3 and 4 players,
 reneges, bad input, and random legal plays."""
 
-import random
-
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.rules.cards import DECK, parse_cards
-from companion.rules.play import Pegging, PlayError, partnerships, peg
+from companion.rules.play import Pegging, partnerships, peg
 
 
 def events(result):
