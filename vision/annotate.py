@@ -50,7 +50,7 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
 
     lines = [(f"{recognition.image}", (255, 255, 255))]
     if photo_show is not None:
-        lines.append((f"starter {photo_show.starter} ({photo_show.starter_source})", ROLE_COLOURS["starter"]))
+        lines.append((f"starter {photo_show.starter or '-'} ({photo_show.starter_source})", ROLE_COLOURS["starter"]))
         number = 0
         for group in photo_show.groups:
             colour = ROLE_COLOURS.get(group.role, ROLE_COLOURS["unknown"])

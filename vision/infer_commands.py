@@ -114,8 +114,8 @@ def format_show(photo_show) -> str:
     from vision.photo_show import describe_claim
 
     recognition = photo_show.recognition
-    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {photo_show.starter}"
-             f" ({'from the photo' if photo_show.starter_source == 'photo' else 'given'})"]
+    source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[photo_show.starter_source]
+    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {photo_show.starter or '-'} ({source})"]
     for group in photo_show.groups:
         rules = "  (crib rules)" if group.crib else ""
         if group.show is None:

@@ -13,7 +13,7 @@ from vision.pipeline import Recognition
 
 
 class StarterError(ValueError):
-    """No starter to score with (none apart in the photo and none given)."""
+    """A --starter that is not a card."""
 
 
 class NoCardsError(ValueError):
@@ -78,7 +78,7 @@ def show_to_json(show: Show) -> dict:
 class PhotoShow:
     recognition: Recognition
     starter: str | None
-    starter_source: str  # "photo" | "flag"
+    starter_source: str  # "photo" | "flag" | "none"
     groups: tuple[GroupShow, ...]
     warnings: tuple[str, ...]
 
@@ -88,7 +88,7 @@ class PhotoShow:
                 "recognition": self.recognition.to_json()}
 
 
-def _starter(recognition: Recognition, flag: str | None) -> tuple[Card, str, list[str]]:
+def _starter(recognition: Recognition, flag: str | None) -> tuple[Card | None, str, list[str]]:
     in_photo = [g.cards[0] for g in recognition.groups if g.role == "starter" and g.cards]
     if flag is not None:
         try:
@@ -100,7 +100,7 @@ def _starter(recognition: Recognition, flag: str | None) -> tuple[Card, str, lis
             notes.append(f"starter {card} from --starter (the photo shows {in_photo[0]} apart)")
         return card, "flag", notes
     if not in_photo:
-        raise StarterError("no starter: no lone card apart from the hands in the photo; give --starter CARD")
+        return None, "none", ["no starter in the photo (no lone card apart from the hands): give --starter CARD to count"]
     return Card.parse(in_photo[0]), "photo", []
 
 
@@ -128,8 +128,12 @@ def score_photo(recognition: Recognition, starter: str | None = None, all_crib: 
         show, problem = None, None
         if len(cards) == 6:
             problem = "6 cards: a deal, discard 2 to the crib before the show"
+        elif len(cards) == 5:
+            problem = "5 cards: a three-player deal, discard 1 to the crib before the show"
         elif len(cards) != 4:
             problem = f"{len(cards)} readable cards: a hand has 4"
+        elif starter_card is None:
+            problem = "no starter to count with"
         else:
             try:
                 show = score([Card.parse(c) for c in cards], starter_card, crib=crib)
@@ -148,4 +152,4 @@ def score_photo(recognition: Recognition, starter: str | None = None, all_crib: 
                                   group.confirm, claim)
     if not scored:
         warnings.append("no hand to count in the photo")
-    return PhotoShow(recognition, str(starter_card), source, tuple(scored), tuple(warnings))
+    return PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(scored), tuple(warnings))

@@ -115,10 +115,12 @@ def test_show_with_starter_flag_and_all_groups_as_crib(scenes, capsys):
     assert status == 2 and err.startswith("crib show: error: --starter:") and err.count("\n") == 1
 
 
-def test_show_on_a_deal_needs_a_starter_and_does_not_count_six_cards(scenes, capsys):
+def test_show_on_a_deal_says_what_is_missing_and_does_not_count_six_cards(scenes, capsys):
     models, photo, _ = scenes["deal6"]
-    status, _, err = _run(capsys, "show", photo, "--models", models)
-    assert status == 2 and "no starter" in err and err.count("\n") == 1
+    status, out, err = _run(capsys, "show", photo, "--models", models)
+    assert status == 0 and "starter - (none in the photo)" in out
+    assert "Hand 1: AH 4C 6S 9D TC KS: not counted, 6 cards: a deal, discard 2" in out
+    assert "warning: no starter in the photo (no lone card apart from the hands): give --starter CARD to count" in out
     status, out, _ = _run(capsys, "show", photo, "--models", models, "--starter", "2D")
     assert status == 0 and "not counted, 6 cards: a deal, discard 2" in out
 
