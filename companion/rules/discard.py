@@ -13,7 +13,8 @@ choice the value is
                      for the pone (the crib is an opponent's).
 
 The crib model treats the other crib cards as uniformly random: it does not model how the other
-players choose their discards. Nothing is sampled. Fifteens, pairs and runs come from the
+players choose their discards. Nothing is sampled. His heels (the dealer's 2 for a jack starter)
+is the same whatever you discard, so it is left out; the play (pegging) is not modelled. Fifteens, pairs and runs come from the
 scorer's per-rank-pattern points, summed over rank multisets with their card counts as weights;
 flush and nobs have closed forms (derived in the comments below).
 """
@@ -59,7 +60,8 @@ def advise(dealt: Sequence[Card], dealer: bool) -> DiscardAdvice:
         raise DealError(f"a deal has 6 cards (2 players) or 5 cards (3-4 players), got {len(dealt)}")
     require_distinct(dealt)
     discards = 2 if len(dealt) == 6 else 1
-    unseen = [card for card in DECK if card not in set(dealt)]
+    dealt_set = set(dealt)
+    unseen = [card for card in DECK if card not in dealt_set]
     n = len(unseen)
     rank_left = [0] * 14
     suit_left = dict.fromkeys(SUITS, 0)
