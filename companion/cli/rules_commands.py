@@ -242,5 +242,5 @@ def run_discard(args: argparse.Namespace) -> int:
     for o in advice.options:
         print(f"{' '.join(map(str, o.discard)):<8} {' '.join(map(str, o.keep)):<12} "
               f"{o.expected_hand:6.2f} {o.expected_crib:6.2f} {o.expected_net:6.2f}")
-    print(f"exact expectations; {CRIB_MODEL}")
+    print(f"crib model: {CRIB_MODEL}")
     return 0
