@@ -42,8 +42,16 @@ venv: $(VENV)/.test-stamp
 demo: deps venv-run
 	$(CRIB) score 5H 5C 5S JD --starter 5D
 
-test: deps venv
+test: deps venv firmware
 	$(PY) -m pytest -q
+
+# The LED board: firmware ELF/HEX for both geometries (+ a fast-UART build for the simulator's
+# soak test) and the simavr harness, under hardware/*/build/ (gitignored).
+firmware: deps
+	$(MAKE) -s -C hardware/firmware GEOMETRY=3-track BAUD=115200
+	$(MAKE) -s -C hardware/firmware GEOMETRY=2-track BAUD=115200
+	$(MAKE) -s -C hardware/firmware GEOMETRY=3-track BAUD=500000
+	$(MAKE) -s -C hardware/sim
 
 bench: venv
 	$(PY) bench/rules.py
