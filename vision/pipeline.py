@@ -167,10 +167,18 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     """Everything after the models: merge indices, outlines, confidence flags, layout."""
     warnings: list[str] = []
     identities = merge_indices(indices, card_boxes)
-    cards, _estimated = assign_outlines(identities, card_boxes)
+    cards, estimated = assign_outlines(identities, card_boxes)
     read = cards.card_id != UNREAD
+    # An index with no card box around it that the detector itself doubts is weak evidence
+    # (a letter on a keyboard, a pip): said, not counted as a card.
+    index_score = np.concatenate([identities.cards.confidence, np.zeros(len(cards) - len(identities.cards))])
+    weak = read & estimated & (index_score < conf)
+    for i in np.flatnonzero(weak):
+        box = ", ".join(f"{v * photo.scale:.0f}" for v in identities.cards.xyxy[i])
+        warnings.append(f"ignored a corner index at [{box}] read as {cards.codes[i]} with no card around it "
+                        f"(detector score {index_score[i]:.2f})")
     # A card box with no readable index is reported only when the detector is sure it is a card.
-    keep = read | (cards.confidence >= conf)
+    keep = (read & ~weak) | (~read & (cards.confidence >= conf))
     cards = cards[keep]
     read = read[keep]
     layout = arrange(cards.xyxy, read)

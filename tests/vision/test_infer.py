@@ -292,3 +292,17 @@ def test_bad_inputs_raise_precise_one_line_errors(tmp_path):
 def _write(path, data):
     path.write_bytes(data)
     return path
+
+
+def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    stray = Detections([[1000, 800, 1013, 830]], [0.3], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97],
+                       [CARD_INDEX["KC"]], [0.01])
+    photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+    result = interpret(Detections.concatenate([indices, stray]), cards, photo, "stray")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert any("ignored a corner index at [1000, 800, 1013, 830] read as KS" in w for w in result.warnings)
+    sure = Detections(stray.xyxy, [0.9], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97], [CARD_INDEX["KC"]], [0.01])
+    result = interpret(Detections.concatenate([indices, sure]), cards, photo, "sure")
+    assert "KS" in [c.card for c in result.cards]  # a clear index is a card even without its box
