@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from vision.classes import CARD_CLASS
+from vision.classes import CARD_CLASS, CARD_CODES
 from vision.detections import Detections
 from vision.identify import Identities, _inside, typical_card_diagonal
 from vision.postprocess import box_iou
@@ -39,13 +41,24 @@ def _estimated_box(index_boxes: np.ndarray, diagonal: float) -> np.ndarray:
     return np.array([cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2], np.float32)
 
 
-def assign_outlines(identities: Identities, card_boxes: Detections) -> tuple[Detections, np.ndarray]:
-    """One row per card: the read cards first (in ``identities`` order) with their outline box,
-    then card boxes no index was read on (``card_id == UNREAD``).
+@dataclass(frozen=True, eq=False)
+class Outlines:
+    """Cards with their outline boxes: read cards first, then card boxes no index was read on
+    (``card_id == UNREAD``). Per row: ``estimated`` (no card box was found, the box is guessed
+    from the indices), ``index_score`` (detector score of the card's best index, 0 if unread),
+    and ``disputed`` maps a row to the other code its indices read as (two corners of one
+    card that disagree: the more confident reading is kept, the other becomes the runner-up)."""
 
-    Returns the cards and a boolean array marking read cards whose box had to be estimated.
-    Assignment is greedy one-to-one by ``_fit_cost`` among the boxes holding all of a card's
-    indices."""
+    cards: Detections
+    estimated: np.ndarray
+    index_score: np.ndarray
+    disputed: dict
+
+
+def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
+    """Give each card read from its indices the card box that fits them best (greedy one-to-one
+    by ``_fit_cost`` among the boxes holding all of its indices); a reading left without a box
+    whose indices sit in another corner of a box already taken is that card read differently."""
     cards = identities.cards
     indices = identities.indices
     n_cards, n_boxes = len(cards), len(card_boxes)
@@ -64,18 +77,48 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> tuple[Det
         if box_of[i] < 0 and not taken[b]:
             box_of[i], taken[b] = b, True
 
+    card_id, card_conf = cards.card_id.copy(), cards.card_confidence.copy()
+    runner_id, runner_conf = cards.runner_up_id.copy(), cards.runner_up_confidence.copy()
+    index_score = cards.confidence.copy()
+    members = [list(m) for m in identities.members]
+    alive = np.ones(n_cards, bool)
+    disputed_codes: dict[int, int] = {}
+    owner_of_box = {int(b): i for i, b in enumerate(box_of) if b >= 0}
+    for i in np.flatnonzero(box_of < 0):
+        points = indices.centers[members[i]]
+        for b, j in owner_of_box.items():
+            box = card_boxes.xyxy[b]
+            if not np.all(_inside(points, box[None])):
+                continue
+            others = indices.centers[members[j]]
+            gap = np.hypot(*(points[:, None, :] - others[None, :, :]).transpose(2, 0, 1)).min()
+            if gap < 0.5 * np.hypot(box[2] - box[0], box[3] - box[1]):
+                continue  # next to the owner's own index: another card's corner over this box
+            loser = i if card_conf[j] >= card_conf[i] else j
+            if loser == j:
+                card_id[j], card_conf[j], index_score[j] = card_id[i], card_conf[i], index_score[i]
+            runner_id[j], runner_conf[j] = cards.card_id[loser], cards.card_confidence[loser]
+            disputed_codes[j] = int(cards.card_id[loser])
+            members[j] += members[i]
+            alive[i] = False
+            break
+
     diagonal = typical_card_diagonal(card_boxes, indices)
     xyxy = np.zeros((n_cards, 4), np.float32)
     box_score = np.zeros(n_cards, np.float32)
-    for i, rows in enumerate(identities.members):
+    for i, rows in enumerate(members):
         if box_of[i] >= 0:
             xyxy[i] = card_boxes.xyxy[box_of[i]]
             box_score[i] = card_boxes.confidence[box_of[i]]
         else:
             xyxy[i] = _estimated_box(indices.xyxy[rows], diagonal)
-    read = Detections(xyxy, box_score, np.full(n_cards, CARD_CLASS), cards.card_id, cards.card_confidence,
-                      cards.runner_up_id, cards.runner_up_confidence)
+    read = Detections(xyxy, box_score, np.full(n_cards, CARD_CLASS), card_id, card_conf, runner_id, runner_conf)[alive]
     unread = card_boxes[~taken]
     unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS))
-    estimated = np.concatenate([box_of < 0, np.zeros(len(unread), bool)])
-    return Detections.concatenate([read, unread]), estimated
+    new_row = np.cumsum(alive) - 1
+    return Outlines(
+        Detections.concatenate([read, unread]),
+        np.concatenate([(box_of < 0)[alive], np.zeros(len(unread), bool)]),
+        np.concatenate([index_score[alive], np.zeros(len(unread), np.float32)]),
+        {int(new_row[j]): CARD_CODES[code] for j, code in disputed_codes.items()},
+    )

@@ -167,20 +167,22 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     """Everything after the models: merge indices, outlines, confidence flags, layout."""
     warnings: list[str] = []
     identities = merge_indices(indices, card_boxes)
-    cards, estimated = assign_outlines(identities, card_boxes)
+    outlines = assign_outlines(identities, card_boxes)
+    cards, index_score = outlines.cards, outlines.index_score
     read = cards.card_id != UNREAD
+    disputed = np.zeros(len(cards), bool)
+    for row, other in sorted(outlines.disputed.items()):
+        disputed[row] = True
+        warnings.append(f"the corners of one card read {cards.codes[row]} and {other}: confirm this card")
     # An index with no card box around it that the detector itself doubts is weak evidence
     # (a letter on a keyboard, a pip): said, not counted as a card.
-    index_score = np.concatenate([identities.cards.confidence, np.zeros(len(cards) - len(identities.cards))])
-    weak = read & estimated & (index_score < conf)
+    weak = read & outlines.estimated & (index_score < conf)
     for i in np.flatnonzero(weak):
-        box = ", ".join(f"{v * photo.scale:.0f}" for v in identities.cards.xyxy[i])
-        warnings.append(f"ignored a corner index at [{box}] read as {cards.codes[i]} with no card around it "
+        warnings.append(f"ignored a corner index read as {cards.codes[i]} with no card around it "
                         f"(detector score {index_score[i]:.2f})")
     # A card box with no readable index is reported only when the detector is sure it is a card.
     keep = (read & ~weak) | (~read & (cards.confidence >= conf))
-    cards = cards[keep]
-    read = read[keep]
+    cards, read, disputed = cards[keep], read[keep], disputed[keep]
     layout = arrange(cards.xyxy, read)
     warnings.extend(layout.warnings)
 
@@ -195,7 +197,7 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
         code = codes[i]
         confidence = float(cards.card_confidence[i])
         runner_up = CARD_CODES[cards.runner_up_id[i]] if cards.runner_up_id[i] >= 0 else None
-        confirm = confidence < conf or counts[code] > 1
+        confirm = confidence < conf or counts[code] > 1 or bool(disputed[i])
         if confidence < conf:
             alternative = f" (or {runner_up}, {cards.runner_up_confidence[i]:.2f})" if runner_up else ""
             warnings.append(f"{code} read with low confidence {confidence:.2f}{alternative}: confirm this card")

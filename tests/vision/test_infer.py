@@ -115,8 +115,9 @@ def test_two_corner_indices_make_one_card_with_its_box():
     identities = merge_indices(indices, cards)
     assert sorted(identities.cards.codes) == sorted(codes)
     assert all(len(m) == 2 for m in identities.members)
-    outlined, estimated = assign_outlines(identities, cards)
-    assert not estimated.any()
+    outlines = assign_outlines(identities, cards)
+    outlined = outlines.cards
+    assert not outlines.estimated.any() and outlines.disputed == {}
     for code, box in zip(codes, card_boxes):
         row = outlined.codes.index(code)
         assert np.allclose(outlined.xyxy[row], box)
@@ -147,7 +148,8 @@ def test_card_box_missed_by_the_detector_gets_an_estimated_box():
     indices, cards = detections_for(codes, card_boxes, index_boxes)
     without_starter_box = cards[np.arange(len(cards)) != codes.index("5D")]
     identities = merge_indices(indices, without_starter_box)
-    outlined, estimated = assign_outlines(identities, without_starter_box)
+    outlines = assign_outlines(identities, without_starter_box)
+    outlined, estimated = outlines.cards, outlines.estimated
     row = outlined.codes.index("5D")
     assert estimated.tolist().count(True) == 1 and estimated[row]
     assert box_iou(outlined.xyxy[row:row + 1], card_boxes[codes.index("5D"):codes.index("5D") + 1])[0, 0] > 0.4
@@ -302,7 +304,33 @@ def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
     photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
     result = interpret(Detections.concatenate([indices, stray]), cards, photo, "stray")
     assert sorted(c.card for c in result.cards) == sorted(codes)
-    assert any("ignored a corner index at [1000, 800, 1013, 830] read as KS" in w for w in result.warnings)
+    assert any("ignored a corner index read as KS with no card around it" in w for w in result.warnings)
     sure = Detections(stray.xyxy, [0.9], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97], [CARD_INDEX["KC"]], [0.01])
     result = interpret(Detections.concatenate([indices, sure]), cards, photo, "sure")
     assert "KS" in [c.card for c in result.cards]  # a clear index is a card even without its box
+
+
+def test_two_corners_of_one_card_that_disagree_make_one_card_to_confirm():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    row = 2 * codes.index("5S") + 1  # the bottom-right corner of 5S reads 6S, less surely
+    card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
+    card_id[row], card_conf[row] = CARD_INDEX["6S"], 0.7
+    misread = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
+    result = interpret(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
+    assert sorted(c.card for c in result.cards) == sorted(codes)  # no phantom 6S
+    five = result.card("5S")
+    assert five.confirm and five.runner_up == "6S"
+    assert any("read 5S and 6S" in w for w in result.warnings)
+    hand = next(g for g in result.groups if g.role == "hand")
+    assert sorted(hand.cards) == ["5C", "5H", "5S", "JD"]
+
+
+def test_an_index_over_a_neighbours_box_is_not_taken_for_a_misread():
+    codes, card_boxes, index_boxes, _ = table("fan")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    missing_box = codes.index("2S")  # the detector misses 2S's box; its indices lie over 3S's box
+    result = interpret(indices, cards[np.arange(len(cards)) != missing_box],
+                       photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert not any(c.confirm for c in result.cards)
