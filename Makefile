@@ -11,7 +11,7 @@ DEB_PACKAGES := librsvg2-bin gnome-cards-data gimp-data gnome-backgrounds fonts-
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1 avrdude socat \
 	libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1 xvfb xauth
 
-.PHONY: demo test deps venv venv-run firmware bench clean
+.PHONY: demo test deps venv venv-run firmware bench clean models
 
 # Install missing Debian packages only (apt-get needs root; the machines here run as root).
 deps:
@@ -21,6 +21,9 @@ deps:
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@# The card-art fetcher runs `npm pack`; any npm will do, Debian's only when there is none.
+	@command -v npm >/dev/null 2>&1 || { SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends npm; }
 
 $(VENV)/bin/activate:
 	python3 -m venv $(VENV)
@@ -52,6 +55,11 @@ firmware: deps
 	$(MAKE) -s -C hardware/firmware GEOMETRY=2-track BAUD=115200
 	$(MAKE) -s -C hardware/firmware GEOMETRY=3-track BAUD=500000
 	$(MAKE) -s -C hardware/sim
+
+# Train the recognition models from scratch into models/ (fixed seeds, no downloads; about
+# 1.5 h on 2 CPU cores). Data and runs go to build/train/.
+models: deps venv
+	$(CRIB) train --out models
 
 bench: venv
 	$(PY) bench/rules.py

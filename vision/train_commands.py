@@ -31,6 +31,7 @@ def register(subparsers) -> None:
     synth.add_argument("--longest", type=_positive, default=1280, help="longest image side in pixels (default 1280)")
     synth.add_argument("--mixed-aspect", action="store_true", help="vary the aspect ratio (4:3, 3:4, 16:9, 1:1)")
     synth.add_argument("--workers", type=_positive, default=None, help="rendering processes (default: all cores)")
+    synth.add_argument("--samples", action="store_true", help="write the curated sample photos (Kennard deck) instead")
     synth.set_defaults(handler=_synth)
 
     train = subparsers.add_parser("train", help="train the detector and classifier from scratch, export ONNX")
@@ -46,6 +47,12 @@ def _synth(args) -> int:
     from vision.synth.dataset import progress_bar, write_dataset
     from vision.synth.layouts import LAYOUTS, UnknownLayoutError
 
+    if args.samples:
+        from vision.synth.samples import write_samples
+
+        written = write_samples(args.out)
+        print(f"wrote {len(written)} sample photos with JSON sidecars to {args.out}")
+        return 0
     if args.layout is not None and args.layout not in LAYOUTS:
         raise UnknownLayoutError(f"unknown layout {args.layout!r}; known: {', '.join(LAYOUTS)}")
     for deck in args.deck or ():

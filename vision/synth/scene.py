@@ -85,8 +85,11 @@ def _card_tint(rng, face: np.ndarray) -> np.ndarray:
 
 
 def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...] | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE) -> tuple[np.ndarray, dict]:
-    """Render one photo-like scene; returns (BGR uint8 image, annotation dict)."""
+                 size: tuple[int, int] = DEFAULT_SIZE, packaged_surfaces: bool = True) -> tuple[np.ndarray, dict]:
+    """Render one photo-like scene; returns (BGR uint8 image, annotation dict).
+
+    ``packaged_surfaces=False`` draws only procedural table textures (used for the shipped samples).
+    """
     rng = np.random.default_rng(int(seed))
     w, h = int(size[0]), int(size[1])
     if w < 64 or h < 64:
@@ -107,7 +110,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     scale, offset = _fit(rng, placements, aspect, w, h)
     homography = _perspective(rng, w, h)
 
-    table = surfaces.surface(rng, h, w)
+    table = surfaces.surface(rng, h, w, packaged_surfaces)
     objects.draw_clutter(rng, table, scale)
     image = cv2.warpPerspective(table, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
 
@@ -148,7 +151,9 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
 
     min_card_h = scale * 0.8
     covered = np.zeros((h, w), bool)
+    occluders = 0
     if rng.random() < 0.3:
+        occluders = 1
         centres = [outline.mean(axis=0) for _, outline, _ in cards]
         covered |= objects.draw_occluders(rng, image, centres, scale)
     image = photo.apply_camera(rng, image, min_card_h)
@@ -181,6 +186,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
         "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
         "cards": annotated,
         "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
+        "objects_over_cards": occluders,
     }
     return image, annotation
 

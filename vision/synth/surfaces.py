@@ -166,9 +166,12 @@ def procedural_texture(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(maker(rng, h, w), 0, 255).astype(np.uint8)
 
 
-def surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    """A table texture of at least (h, w), BGR uint8, in table coordinates."""
-    packaged = packaged_surfaces()
+def surface(rng: np.random.Generator, h: int, w: int, packaged_images: bool = True) -> np.ndarray:
+    """A table texture of (h, w), BGR uint8, in table coordinates.
+
+    ``packaged_images=False`` keeps to procedural textures (for images we ship: no third-party pixels).
+    """
+    packaged = packaged_surfaces() if packaged_images else ()
     if packaged and rng.random() < 0.55:
         path, tile = packaged[int(rng.integers(len(packaged)))]
         image = _load(path)

@@ -83,7 +83,7 @@ def train_classifier(crops: np.ndarray, labels: np.ndarray, recipe: ClassifierRe
             loss.backward()
             opt.step()
             sched.step()
-            loss_sum += float(loss) * len(idx)
+            loss_sum += loss.item() * len(idx)
             total += len(idx)
             correct += int((logits.argmax(1) == y).sum())
         if val is not None:

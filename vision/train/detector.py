@@ -13,7 +13,7 @@ from vision.train.ultralytics_env import offline_ultralytics
 class DetectorRecipe:
     model_yaml: str = "yolo11n.yaml"
     imgsz: int = 512
-    epochs: int = 6
+    epochs: int = 5
     batch: int = 16
     seed: int = 0
     mosaic: float = 0.5

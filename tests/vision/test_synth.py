@@ -1,0 +1,208 @@
+"""Data engine: determinism, label geometry, visibility, dataset files, crib synth."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import CARD_CODES
+from vision.synth import LAYOUTS, TRAIN_DECKS, render_scene, scene_seed
+from vision.synth.art import find_corner_index, load_deck
+from vision.synth.dataset import image_size, write_dataset, yolo_lines
+from vision.synth.surfaces import PatternFormatError, read_gimp_pattern
+
+SMALL = (480, 360)
+DECK = ("kennard",)
+
+
+def _inside(inner, outer, tol=1.5):
+    return (inner[0] >= outer[0] - tol and inner[1] >= outer[1] - tol
+            and inner[2] <= outer[2] + tol and inner[3] <= outer[3] + tol)
+
+
+def _point_in_polygon(point, polygon):
+    return cv2.pointPolygonTest(np.float32(polygon).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
+
+
+def test_same_seed_same_scene_and_different_seed_differs():
+    a_img, a_ann = render_scene(123, decks=DECK, size=SMALL)
+    b_img, b_ann = render_scene(123, decks=DECK, size=SMALL)
+    c_img, _ = render_scene(124, decks=DECK, size=SMALL)
+    assert np.array_equal(a_img, b_img)
+    assert a_ann == b_ann
+    assert not np.array_equal(a_img, c_img)
+    assert a_img.shape == (SMALL[1], SMALL[0], 3) and a_img.dtype == np.uint8
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_label_geometry(layout):
+    for seed in range(6):
+        image, ann = render_scene(1000 + seed, layout=layout, decks=DECK, size=SMALL)
+        w, h = ann["width"], ann["height"]
+        assert (w, h) == SMALL and ann["layout"] == layout and ann["deck"] == "kennard"
+        codes = [c["card"] for c in ann["cards"]]
+        assert len(codes) == len(set(codes)) and set(codes) <= set(CARD_CODES)
+        for card in ann["cards"]:
+            x1, y1, x2, y2 = card["box"]
+            assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+            assert len(card["corners"]) == 4
+            assert len(card["indices"]) in (2, 4)
+            for index in card["indices"]:
+                if index["visible"]:
+                    ix1, iy1, ix2, iy2 = index["box"]
+                    assert 0 <= ix1 < ix2 <= w and 0 <= iy1 < iy2 <= h
+                    assert _inside(index["box"], card["box"])
+                    # the index is small next to its card
+                    assert (ix2 - ix1) * (iy2 - iy1) < 0.25 * (x2 - x1) * (y2 - y1) + 1
+        grouped = [c for g in ann["groups"] for c in g["cards"]]
+        assert len(grouped) == len(set(grouped))
+        assert {g["role"] for g in ann["groups"]} <= {"hand", "crib", "starter"}
+
+
+def test_layout_groups_have_cribbage_shapes():
+    _, ann = render_scene(7, layout="two_hands_crib_starter", decks=DECK, size=SMALL)
+    assert [(g["role"], len(g["cards"])) for g in ann["groups"]] == [("hand", 4), ("hand", 4), ("crib", 4), ("starter", 1)]
+    _, ann = render_scene(7, layout="hand_starter", decks=DECK, size=SMALL)
+    assert [(g["role"], len(g["cards"])) for g in ann["groups"]] == [("hand", 4), ("starter", 1)]
+    _, ann = render_scene(7, layout="deal6", decks=DECK, size=SMALL)
+    assert [(g["role"], len(g["cards"])) for g in ann["groups"]] == [("hand", 6)]
+
+
+def test_visible_flags_agree_with_the_cards_on_top():
+    checked_hidden = checked_shown = 0
+    for seed in range(40):
+        _, ann = render_scene(2000 + seed, layout="fan" if seed % 2 else "deal6", decks=DECK, size=SMALL)
+        cards = ann["cards"]  # bottom to top
+        for k, card in enumerate(cards):
+            above = cards[k + 1:]
+            for index in card["indices"]:
+                x1, y1, x2, y2 = index["box"]
+                if x2 - x1 < 1:
+                    continue
+                corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+                # Wholly under one card above: cannot be visible.
+                if any(all(_point_in_polygon(p, top["corners"]) for p in corners) for top in above):
+                    assert not index["visible"]
+                    checked_hidden += 1
+                # Nothing above touches it, nothing else lies over the cards, wholly in frame: visible.
+                clear = all(not _boxes_overlap(index["box"], top["box"]) for top in above)
+                in_frame = not _touches_border(index["box"], ann["width"], ann["height"])
+                if clear and in_frame and ann["objects_over_cards"] == 0:
+                    assert index["visible"]
+                    checked_shown += 1
+    assert checked_hidden > 5 and checked_shown > 20
+
+
+def _boxes_overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _touches_border(box, w, h):
+    return box[0] <= 0.5 or box[1] <= 0.5 or box[2] >= w - 0.5 or box[3] >= h - 0.5
+
+
+def test_yolo_lines_match_visible_indices():
+    _, ann = render_scene(31, decks=DECK, size=SMALL)
+    lines = [line.split() for line in yolo_lines(ann)]
+    visible = sum(i["visible"] for c in ann["cards"] for i in c["indices"])
+    assert sum(1 for parts in lines if parts[0] == "0") == visible
+    assert sum(1 for parts in lines if parts[0] == "1") >= 1
+    for parts in lines:
+        assert len(parts) == 5 and parts[0] in ("0", "1")
+        cx, cy, bw, bh = map(float, parts[1:])
+        assert 0 <= cx - bw / 2 + 1e-6 and cx + bw / 2 <= 1 + 1e-6
+        assert 0 <= cy - bh / 2 + 1e-6 and cy + bh / 2 <= 1 + 1e-6
+
+
+def test_dataset_files_and_reproducible_images(tmp_path):
+    out = tmp_path / "ds"
+    data = write_dataset(out, 3, seed=5, decks=DECK, longest=320, mixed=True, workers=1)
+    assert data == out / "data.yaml" and "names:" in data.read_text()
+    manifest = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert len(manifest) == 3
+    for i, ann in enumerate(manifest):
+        image = cv2.imread(str(out / ann["image"]))
+        assert image.shape[:2] == (ann["height"], ann["width"])
+        assert max(ann["width"], ann["height"]) == 320
+        assert ann["seed"] == scene_seed(5, i)
+        labels = (out / "labels" / f"{i:06d}.txt").read_text().split("\n")
+        assert [l for l in labels if l] == yolo_lines(ann)
+        _, again = render_scene(ann["seed"], decks=DECK, size=image_size(ann["seed"], 320, True))
+        again["image"] = ann["image"]
+        assert again == ann
+
+
+def test_corner_index_found_on_a_drawn_card():
+    face = np.full((480, 340, 4), 255, np.uint8)
+    cv2.putText(face, "K", (14, 58), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (0, 0, 0, 255), 4)
+    cv2.circle(face, (32, 92), 14, (0, 0, 200, 255), -1)  # the small suit under the rank
+    cv2.rectangle(face, (110, 120), (230, 360), (30, 120, 30, 255), -1)  # the picture
+    x1, y1, x2, y2 = find_corner_index(face)
+    assert 5 <= x1 <= 18 and 15 <= y1 <= 30
+    assert 44 <= x2 <= 60 and 100 <= y2 <= 115
+
+
+def test_kennard_indices_sit_in_opposite_corners():
+    deck = load_deck("kennard")
+    assert len(deck.faces) == 52
+    for code in ("AS", "TH", "QD", "7C"):
+        h, w = deck.faces[code].shape[:2]
+        top, bottom = deck.indices[code]
+        assert top[2] < 0.3 * w and top[3] < 0.35 * h
+        assert bottom[0] > 0.7 * w and bottom[1] > 0.65 * h
+
+
+def test_gimp_pattern_reader(tmp_path):
+    import struct
+
+    pixels = bytes(range(2 * 3 * 3))
+    name = b"tiny\0"
+    header = struct.pack(">5I", 24 + len(name), 1, 3, 2, 3) + b"GPAT" + name
+    path = tmp_path / "tiny.pat"
+    path.write_bytes(header + pixels)
+    image = read_gimp_pattern(path)
+    assert image.shape == (2, 3, 3)
+    assert tuple(image[0, 0]) == (2, 1, 0)  # RGB stored, BGR returned
+    path.write_bytes(b"not a pattern at all, no magic here")
+    with pytest.raises(PatternFormatError):
+        read_gimp_pattern(path)
+
+
+def test_every_training_deck_is_known_and_unknown_deck_rejected():
+    assert "kennard" in TRAIN_DECKS and not any(d.startswith("anglo") for d in TRAIN_DECKS)
+    with pytest.raises(ValueError, match="unknown deck"):
+        render_scene(1, decks=("bicycle",), size=SMALL)
+    with pytest.raises(ValueError, match="unknown layout"):
+        render_scene(1, layout="pyramid", decks=DECK, size=SMALL)
+
+
+def _crib(*args):
+    code = "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_crib_synth_writes_a_dataset_with_progress(tmp_path):
+    result = _crib("synth", "--out", str(tmp_path / "s"), "--n", "2", "--seed", "3", "--deck", "kennard",
+                   "--longest", "256", "--layout", "fan", "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert "2/2" in result.stderr
+    assert len(list((tmp_path / "s" / "images").glob("*.jpg"))) == 2
+    lines = (tmp_path / "s" / "manifest.jsonl").read_text().splitlines()
+    assert all(json.loads(line)["layout"] == "fan" for line in lines)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--n", "0"), "must be at least 1"),
+    (("--n", "x"), "not a whole number"),
+    (("--layout", "pyramid"), "unknown layout"),
+    (("--deck", "bicycle"), "unknown deck"),
+])
+def test_crib_synth_bad_input_is_one_line(tmp_path, args, message):
+    result = _crib("synth", "--out", str(tmp_path / "s"), *args)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
