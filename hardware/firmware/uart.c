@@ -18,6 +18,7 @@ static volatile uint8_t rx_head, rx_tail;
 static volatile uint8_t tx_buf[TX_SIZE];
 static volatile uint8_t tx_head, tx_tail;
 volatile uint16_t uart_rx_overflows;
+static volatile uint8_t rx_full;
 
 void uart_init(void)
 {
@@ -27,18 +28,17 @@ void uart_init(void)
     UCSR0C = _BV(UCSZ01) | _BV(UCSZ00);
 }
 
+/* Kept minimal: it runs in the gaps between LED pixels, where every cycle lengthens a low phase. */
 ISR(USART_RX_vect)
 {
-    uint8_t status = UCSR0A;
     uint8_t byte = UDR0;
-    uint8_t next = (uint8_t)(rx_head + 1);
-    if (status & _BV(DOR0))
-        uart_rx_overflows++;
+    uint8_t head = rx_head;
+    uint8_t next = (uint8_t)(head + 1);
     if (next == rx_tail) {
-        uart_rx_overflows++;
+        rx_full = 1; /* counted by uart_get, outside the interrupt */
         return;
     }
-    rx_buf[rx_head] = byte;
+    rx_buf[head] = byte;
     rx_head = next;
 }
 
@@ -54,6 +54,10 @@ ISR(USART_UDRE_vect)
 
 int16_t uart_get(void)
 {
+    if (rx_full) {
+        rx_full = 0;
+        uart_rx_overflows++;
+    }
     if (rx_head == rx_tail)
         return -1;
     uint8_t byte = rx_buf[rx_tail];

@@ -1,0 +1,77 @@
+"""The LED buffer a board state should produce: the host's copy of the firmware's drawing rules.
+
+Tests compare it with what the simulated strip really latched (decoded from the data pin), and
+the driver compares its CRC with the one the board acknowledges.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from hardware import palette
+from hardware.geometry import GAME_HOLE, Geometry
+from hardware.protocol import crc16
+from hardware.state import BoardState
+
+
+class LinkStatus(IntEnum):
+    WAITING = 0     # no host has said hello since power-up
+    CONNECTED = 1
+    LOST = 2        # no valid frame for the host timeout: the last state stays on show
+
+
+STATUS_RGB = {
+    LinkStatus.WAITING: palette.STATUS_WAITING_RGB,
+    LinkStatus.CONNECTED: palette.STATUS_CONNECTED_RGB,
+    LinkStatus.LOST: palette.STATUS_LOST_RGB,
+}
+
+
+def render(geometry: Geometry, state: BoardState | None, status: LinkStatus = LinkStatus.CONNECTED,
+           anim_frame: int = 0) -> bytes:
+    """GRB bytes, three per LED in strip order, exactly as the firmware fills its buffer."""
+    buf = bytearray(geometry.led_count * 3)
+    level = state.brightness if state else palette.DEFAULT_BRIGHTNESS
+
+    def put(led: int, rgb) -> None:
+        r, g, b = rgb
+        buf[3 * led:3 * led + 3] = bytes((g, r, b))
+
+    def scaled(rgb, shift: int = 0):
+        return tuple(palette.scale(c, level) >> shift for c in rgb)
+
+    if state is not None:
+        if state.tracks != geometry.tracks:
+            raise ValueError(f"a {state.tracks}-track state on the {geometry.tracks}-track board {geometry.name}")
+        holes = geometry.hole_leds
+        for t in range(geometry.tracks):
+            if state.skunk_line:
+                put(holes[t][state.skunk_line + 1], scaled(palette.SKUNK_MARKER_RGB))
+            if state.double_skunk_line:
+                put(holes[t][state.double_skunk_line + 1], scaled(palette.DOUBLE_SKUNK_MARKER_RGB))
+        if state.dealer is not None:
+            put(geometry.dealer_leds[state.dealer], scaled(geometry.track_rgb[state.dealer]))
+        for t, (front, back) in enumerate(state.pegs):
+            colour = scaled(geometry.track_rgb[t])
+            put(holes[t][back], tuple(palette.dim(c) for c in colour))
+            put(holes[t][front], colour)
+        if state.animation is not None:
+            head = anim_frame % GAME_HOLE + 1
+            for k in range(min(palette.WIN_TAIL, head)):
+                put(holes[state.animation.track][head - k], scaled(palette.WIN_HEAD_RGB, k))
+    put(geometry.status_led, scaled(STATUS_RGB[status]))
+    return bytes(buf)
+
+
+def led_crc(buffer: bytes) -> int:
+    return crc16(buffer)
+
+
+def lit(buffer: bytes) -> dict[int, tuple[int, int, int]]:
+    """LED index -> (r, g, b) for every LED that is on."""
+    out = {}
+    for i in range(0, len(buffer) - 2, 3):
+        g, r, b = buffer[i:i + 3]
+        if r or g or b:
+            out[i // 3] = (r, g, b)
+    return out
