@@ -12,6 +12,7 @@ from vision.identify import Identities, _inside, typical_card_diagonal
 from vision.postprocess import box_iou
 
 CARD_ASPECT = 1.4  # height / width of a playing card
+UNASSIGNED_COST = 2.5  # a read card left without a card box (fits cost 0 .. ~1.5)
 
 
 def _fit_cost(points: np.ndarray, index_boxes: np.ndarray, box: np.ndarray) -> float:
@@ -41,6 +42,53 @@ def _estimated_box(index_boxes: np.ndarray, diagonal: float) -> np.ndarray:
     return np.array([cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2], np.float32)
 
 
+def _min_cost_assignment(cost: np.ndarray, unassigned: float) -> np.ndarray:
+    """Hungarian algorithm (Kuhn-Munkres, O(n^3)) on ``cost`` (rows x columns, inf = not
+    allowed), where leaving a row unassigned costs ``unassigned``. Returns each row's column or -1."""
+    n_rows, n_cols = cost.shape
+    big = unassigned * 4 + 1.0
+    # Columns: the real ones, then one "no box" column per row.
+    full = np.full((n_rows, n_cols + n_rows), big)
+    full[:, :n_cols] = np.where(np.isfinite(cost), cost, big)
+    full[np.arange(n_rows), n_cols + np.arange(n_rows)] = unassigned
+    n, m = n_rows, n_cols + n_rows
+    u, v = np.zeros(n + 1), np.zeros(m + 1)
+    match = np.zeros(m + 1, dtype=np.int64)  # match[column] = row (1-based), 0 = free
+    way = np.zeros(m + 1, dtype=np.int64)
+    for row in range(1, n + 1):
+        match[0] = row
+        column = 0
+        min_slack = np.full(m + 1, np.inf)
+        used = np.zeros(m + 1, dtype=bool)
+        while True:
+            used[column] = True
+            i = match[column]
+            slack = full[i - 1] - u[i] - v[1:]
+            free = ~used[1:]
+            better = free & (slack < min_slack[1:])
+            min_slack[1:][better] = slack[better]
+            way[1:][better] = column
+            candidates = np.where(free, min_slack[1:], np.inf)
+            nxt = int(np.argmin(candidates)) + 1
+            delta = candidates[nxt - 1]
+            u[match[used]] += delta
+            v[used] -= delta
+            min_slack[1:][free] -= delta
+            column = nxt
+            if match[column] == 0:
+                break
+        while column:
+            previous = way[column]
+            match[column] = match[previous]
+            column = previous
+    box_of = np.full(n_rows, -1, dtype=np.int64)
+    for column in range(1, n_cols + 1):
+        row = match[column]
+        if row and np.isfinite(cost[row - 1, column - 1]):
+            box_of[row - 1] = column - 1
+    return box_of
+
+
 @dataclass(frozen=True, eq=False)
 class Outlines:
     """Cards with their outline boxes: read cards first, then card boxes no index was read on
@@ -56,26 +104,23 @@ class Outlines:
 
 
 def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
-    """Give each card read from its indices the card box that fits them best (greedy one-to-one
-    by ``_fit_cost`` among the boxes holding all of its indices); a reading left without a box
-    whose indices sit in another corner of a box already taken is that card read differently."""
+    """Give each card read from its indices the card box that fits them best: the one-to-one
+    assignment of least total ``_fit_cost`` among the boxes holding all of a card's indices
+    (a card left without a box costs ``UNASSIGNED_COST``). A reading left without a box whose
+    indices sit in another corner of a box already taken is that card read differently."""
     cards = identities.cards
     indices = identities.indices
     n_cards, n_boxes = len(cards), len(card_boxes)
-    pairs = []
+    cost = np.full((n_cards, n_boxes), np.inf)
     for i, rows in enumerate(identities.members):
         if n_boxes == 0:
             break
         holds = np.all(_inside(indices.centers[rows], card_boxes.xyxy), axis=0)
         for b in np.flatnonzero(holds):
-            cost = _fit_cost(indices.centers[rows], indices.xyxy[rows], card_boxes.xyxy[b])
-            pairs.append((cost, i, int(b)))
-    pairs.sort()
-    box_of = np.full(n_cards, -1, dtype=np.int64)
+            cost[i, b] = _fit_cost(indices.centers[rows], indices.xyxy[rows], card_boxes.xyxy[b])
+    box_of = _min_cost_assignment(cost, UNASSIGNED_COST)
     taken = np.zeros(n_boxes, dtype=bool)
-    for _cost, i, b in pairs:
-        if box_of[i] < 0 and not taken[b]:
-            box_of[i], taken[b] = b, True
+    taken[box_of[box_of >= 0]] = True
 
     card_id, card_conf = cards.card_id.copy(), cards.card_confidence.copy()
     runner_id, runner_conf = cards.runner_up_id.copy(), cards.runner_up_confidence.copy()

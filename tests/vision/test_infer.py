@@ -334,3 +334,23 @@ def test_an_index_over_a_neighbours_box_is_not_taken_for_a_misread():
                        photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert not any(c.confirm for c in result.cards)
+
+
+def test_min_cost_assignment_is_optimal_against_brute_force():
+    from itertools import permutations
+
+    from vision.outlines import _min_cost_assignment
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        rows, cols = int(rng.integers(1, 5)), int(rng.integers(0, 5))
+        cost = rng.uniform(0, 3, (rows, cols))
+        cost[rng.random((rows, cols)) < 0.3] = np.inf
+        unassigned = 2.5
+        got = _min_cost_assignment(cost, unassigned)
+        total = lambda a: sum(unassigned if c < 0 else cost[r, c] for r, c in enumerate(a))  # noqa: E731
+        best = min(total([p[r] if p[r] < cols and np.isfinite(cost[r, p[r]]) else -1 for r in range(rows)])
+                   for p in permutations(range(cols + rows), rows))
+        assert len(set(c for c in got if c >= 0)) == sum(1 for c in got if c >= 0)
+        assert all(c < 0 or np.isfinite(cost[r, c]) for r, c in enumerate(got))
+        assert total(got) == pytest.approx(best)
