@@ -10,13 +10,13 @@ import json
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.classes import CARD_CLASS, CARD_CODES, DETECTOR_CLASSES, INDEX_CLASS
-from vision.decode import Photo, photo_from_array, read_photo, decode_photo
+from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detections import UNREAD, Detections
 from vision.identify import index_crops, merge_indices, read_logits
 from vision.layout import arrange
@@ -155,7 +155,7 @@ class Recognizer:
         result = self.interpret(indices, detections.of_class(CARD_CLASS), photo, name)
         t2 = time.perf_counter()
         ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "post": post_ms + (t2 - t1) * 1000}
-        return Recognition(**{**result.__dict__, "ms": ms})
+        return replace(result, ms=ms)
 
     def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
         """Classified indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
