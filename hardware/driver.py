@@ -1,0 +1,232 @@
+"""The host driver: keeps the board showing the newest state, whatever the link does.
+
+``BoardDriver.show(state)`` never blocks: it drops the state into a one-slot mailbox that keeps
+only the newest. A worker thread connects (handshake, geometry check), sends the whole state,
+waits for the acknowledgement, pings when idle, and on any link failure closes the port and
+reconnects with exponential backoff, then resends the whole state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from hardware import leds
+from hardware.geometry import Geometry
+from hardware.link import (
+    DEFAULT_BAUD,
+    BoardRefusedError,
+    Link,
+    LinkError,
+    LinkTimeoutError,
+    open_port,
+)
+from hardware.protocol import PROTOCOL_VERSION, BoardInfo, NakReason
+from hardware.state import BoardState
+
+log = logging.getLogger(__name__)
+
+# VID:PID pairs of the USB serial chips on Arduino-class boards, best guesses first.
+LIKELY_BOARDS = {
+    (0x2341, None): "Arduino",
+    (0x2A03, None): "Arduino (.org)",
+    (0x1A86, 0x7523): "CH340",
+    (0x1A86, 0x55D4): "CH9102",
+    (0x0403, 0x6001): "FTDI FT232R",
+    (0x0403, 0x6015): "FTDI FT231X",
+    (0x10C4, 0xEA60): "CP210x",
+    (0x067B, 0x2303): "PL2303",
+}
+
+
+@dataclass(frozen=True)
+class PortCandidate:
+    device: str
+    description: str
+    chip: str | None    # the recognised USB serial chip, if any
+
+    @property
+    def likely(self) -> bool:
+        return self.chip is not None
+
+
+def find_ports(ports=None) -> list[PortCandidate]:
+    """Serial ports, likely boards (known USB serial chips) first."""
+    if ports is None:
+        from serial.tools import list_ports
+
+        ports = list_ports.comports()
+    out = []
+    for p in ports:
+        chip = LIKELY_BOARDS.get((p.vid, p.pid)) or LIKELY_BOARDS.get((p.vid, None)) if p.vid else None
+        out.append(PortCandidate(p.device, p.description or "", chip))
+    return sorted(out, key=lambda c: (not c.likely, c.device))
+
+
+class _Newest:
+    """A queue of length one that keeps only the newest item."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._item: BoardState | None = None
+        self._version = 0
+
+    def put(self, item: BoardState) -> None:
+        with self._cond:
+            self._item = item
+            self._version += 1
+            self._cond.notify_all()
+
+    def peek(self) -> tuple[int, BoardState | None]:
+        with self._cond:
+            return self._version, self._item
+
+    def wait_newer(self, version: int, timeout: float) -> None:
+        with self._cond:
+            self._cond.wait_for(lambda: self._version != version, timeout)
+
+    def wake(self) -> None:
+        with self._cond:
+            self._version += 1
+            self._cond.notify_all()
+
+
+class BoardDriver:
+    def __init__(self, url: str | None = None, *, open_port_fn: Callable[[], object] | None = None,
+                 geometry: Geometry | None = None, baudrate: int = DEFAULT_BAUD,
+                 ack_timeout: float = 0.05, idle_ping: float = 1.0, dead_after: float = 3.0,
+                 backoff: tuple[float, float] = (0.05, 1.0), protocol_version=PROTOCOL_VERSION):
+        if (url is None) == (open_port_fn is None):
+            raise ValueError("give the driver a port URL or a port opener, not both")
+        self._open_port = open_port_fn or (lambda: open_port(url, baudrate))
+        self.geometry = geometry
+        self.ack_timeout = ack_timeout
+        self.idle_ping = idle_ping
+        self.dead_after = dead_after
+        self.backoff = backoff
+        self.protocol_version = protocol_version
+        self._mailbox = _Newest()
+        self._stop = threading.Event()
+        self._shown_cond = threading.Condition()
+        self._shown: BoardState | None = None
+        self._link: Link | None = None
+        self.info: BoardInfo | None = None
+        self.last_error: Exception | None = None
+        self.stats = {"connects": 0, "sends": 0, "acks": 0, "failures": 0, "retries": 0}
+        self._thread = threading.Thread(target=self._run, name="board-driver", daemon=True)
+
+    # --- the caller's side: never blocks on the link ---------------------------------------
+    def start(self) -> "BoardDriver":
+        self._thread.start()
+        return self
+
+    def show(self, state: BoardState) -> None:
+        if self.geometry is not None and state.tracks != self.geometry.tracks:
+            raise ValueError(f"a {state.tracks}-track state for the {self.geometry.tracks}-track board")
+        self._mailbox.put(state)
+
+    @property
+    def connected(self) -> bool:
+        return self._link is not None
+
+    @property
+    def shown(self) -> BoardState | None:
+        """The newest state the board has acknowledged."""
+        with self._shown_cond:
+            return self._shown
+
+    def wait_shown(self, state: BoardState, timeout: float) -> bool:
+        """Waits until the board acknowledged ``state`` (for scripts and tests; the game need not)."""
+        with self._shown_cond:
+            return self._shown_cond.wait_for(lambda: self._shown == state, timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._mailbox.wake()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        self._drop_link()
+
+    def __enter__(self) -> "BoardDriver":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- the worker ---------------------------------------------------------------------------
+    def _drop_link(self) -> None:
+        link, self._link = self._link, None
+        if link is not None:
+            link.close()
+
+    def _connect(self) -> Link:
+        port = self._open_port()
+        link = Link(port)
+        try:
+            self.info = link.hello(self.protocol_version, geometry=self.geometry, timeout=0.2, retries=5)
+        except BaseException:
+            link.close()
+            raise
+        self.stats["connects"] += 1
+        return link
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        board_has: BoardState | None = None   # what this connection's board acknowledged
+        while not self._stop.is_set():
+            if self._link is None:
+                try:
+                    self._link = self._connect()
+                    board_has = None            # a new connection: resend the whole state
+                    delay = self.backoff[0]
+                except LinkError as exc:
+                    self._failed(exc)
+                    if self._stop.wait(delay):
+                        break
+                    delay = min(delay * 2, self.backoff[1])
+                    continue
+            link = self._link
+            version, wanted = self._mailbox.peek()
+            try:
+                if wanted is not None and wanted != board_has:
+                    self.stats["sends"] += 1
+                    ack = link.set_state(wanted, timeout=self.ack_timeout, retries=0)
+                    if (self.geometry is not None and wanted.animation is None
+                            and ack.led_crc != leds.led_crc(leds.render(self.geometry, wanted))):
+                        raise LinkError("the board's LED buffer does not match the state it acknowledged")
+                    board_has = wanted
+                    self.stats["acks"] += 1
+                    with self._shown_cond:
+                        self._shown = wanted
+                        self._shown_cond.notify_all()
+                    continue
+                if time.monotonic() - link.last_heard > self.idle_ping:
+                    link.ping(timeout=0.3, retries=0)
+            except LinkTimeoutError as exc:
+                # a damaged frame or ack: try again with the newest state, unless the board has
+                # been silent (not even a heartbeat) for dead_after seconds
+                self.stats["retries"] += 1
+                if time.monotonic() - link.last_heard > self.dead_after:
+                    self._failed(exc)
+                    self._drop_link()
+                continue
+            except BoardRefusedError as exc:
+                self._failed(exc)
+                if exc.nak.reason == NakReason.NO_HELLO:
+                    self._drop_link()           # the board restarted: handshake again
+                else:
+                    self._mailbox.wait_newer(version, 1.0)  # this state is refused: wait for another
+                continue
+            except LinkError as exc:            # unplugged, version or geometry mismatch, bad ack
+                self._failed(exc)
+                self._drop_link()
+                continue
+            self._mailbox.wait_newer(version, min(0.2, self.idle_ping))
+
+    def _failed(self, exc: Exception) -> None:
+        self.last_error = exc
+        self.stats["failures"] += 1
+        log.debug("board link: %s", exc)
