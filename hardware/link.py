@@ -63,6 +63,7 @@ class Link:
         self.bytes_sent = 0
         self.bytes_received = 0
         self.retries = 0
+        self._host_version = proto.PROTOCOL_VERSION
 
     # --- transport -------------------------------------------------------------------
     def _write(self, data: bytes) -> None:
@@ -71,6 +72,10 @@ class Link:
             self.bytes_sent += len(data)
         except (serial.SerialException, OSError) as exc:
             raise LinkClosedError(f"writing to the board failed: {exc}") from exc
+
+    def poll(self, wait: float = 0.0) -> list[Frame]:
+        """Reads what has arrived: heartbeats are taken note of, other frames returned."""
+        return self._read_frames(wait)
 
     def _read_frames(self, wait: float) -> list[Frame]:
         try:
@@ -85,7 +90,16 @@ class Link:
         frames = self._decoder.feed(data)
         if frames:
             self.last_heard = time.monotonic()
-        return frames
+        out = []
+        for frame in frames:
+            if frame.type == MessageType.HEARTBEAT:
+                try:
+                    self.last_pulse = proto.Pulse.decode(frame.payload)
+                except proto.ProtocolError:
+                    pass
+            else:
+                out.append(frame)
+        return out
 
     def request(self, msg_type: MessageType, payload: bytes = b"", *, timeout: float = 0.25,
                 retries: int = 3) -> Frame:
@@ -98,9 +112,6 @@ class Link:
             deadline = time.monotonic() + timeout
             while (remaining := deadline - time.monotonic()) > 0:
                 for frame in self._read_frames(min(remaining, 0.05)):
-                    if frame.type == MessageType.HEARTBEAT:
-                        self.last_pulse = proto.Pulse.decode(frame.payload)
-                        continue
                     if frame.seq != seq:
                         continue  # a late reply to an earlier attempt
                     if frame.type == MessageType.NAK:
@@ -111,18 +122,19 @@ class Link:
                 self.retries += 1
         raise LinkTimeoutError(f"no reply to {msg_type.name} within {timeout:.3f} s ({retries} retries)")
 
-    @staticmethod
-    def _refused(nak: proto.Nak) -> None:
+    def _refused(self, nak: proto.Nak) -> None:
         if nak.reason == NakReason.VERSION:
+            host = self._host_version
             raise ProtocolVersionError(
                 f"the board speaks protocol {nak.board_protocol[0]}.{nak.board_protocol[1]}, this host "
-                f"{proto.PROTOCOL_VERSION[0]}.{proto.PROTOCOL_VERSION[1]}: update the firmware or the host")
+                f"{host[0]}.{host[1]}: update the firmware or the host")
         raise BoardRefusedError(nak)
 
     # --- requests --------------------------------------------------------------------
     def hello(self, version: tuple[int, int] = proto.PROTOCOL_VERSION, *, timeout: float = 0.3,
               retries: int = 3, geometry=None) -> BoardInfo:
         """The handshake; the host speaks first (bytes a board sends before the port opens are lost)."""
+        self._host_version = version
         reply = self.request(MessageType.HELLO, proto.encode_hello(version), timeout=timeout, retries=retries)
         info = BoardInfo.decode(reply.payload)
         if info.protocol[0] != version[0]:
