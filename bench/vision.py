@@ -149,8 +149,10 @@ def main(argv=None) -> int:
               f"groups right ignoring roles: {np.mean(partitions):.1%}")
 
     ms = {k: [r.ms[k] for r in results] for k in ("decode", "infer", "post")}
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nmachine: {os.cpu_count()} cores, load average {load:.2f} during the run (other work slows every timing)")
     median = statistics.median(totals)
-    print(f"\nend-to-end per 1280x960 JPEG (onnxruntime, {recognizer.config.get('version', '?')} models, "
+    print(f"end-to-end per 1280x960 JPEG (onnxruntime, {recognizer.config.get('version', '?')} models, "
           f"detector {recognizer.detector_size}px): median {median:.1f} ms, p90 {_percentile(totals, 90):.1f} ms "
           f"(decode {statistics.median(ms['decode']):.1f}, infer {statistics.median(ms['infer']):.1f}, "
           f"post {statistics.median(ms['post']):.1f})  target <= {TARGET_MEDIAN_MS:.0f} ms  "
