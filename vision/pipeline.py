@@ -27,6 +27,10 @@ from vision.runtime import OnnxModel
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_CONF = 0.5  # a card read with less confidence is flagged for the player to confirm
+# Detector scores below which a box is not considered at all (per class; tuned on rendered
+# scenes that neither training nor the bench use).
+MIN_INDEX_SCORE = 0.25
+MIN_CARD_SCORE = 0.25
 MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
 
 
@@ -136,7 +140,9 @@ class Recognizer:
         letterbox = Letterbox.fit(width, height, self.detector_size)
         raw = self.detector.run(letterbox.to_tensor(pixels))
         t1 = time.perf_counter()
-        detections = postprocess(raw, letterbox, width, height)
+        detections = postprocess(raw, letterbox, width, height, min(MIN_INDEX_SCORE, MIN_CARD_SCORE))
+        minimum = np.where(detections.class_id == INDEX_CLASS, MIN_INDEX_SCORE, MIN_CARD_SCORE)
+        detections = detections[detections.confidence >= minimum]
         t2 = time.perf_counter()
         return detections, (t1 - t0) * 1000, (t2 - t1) * 1000
 
