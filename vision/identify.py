@@ -60,7 +60,7 @@ def typical_card_diagonal(card_boxes: Detections, indices: Detections) -> float:
     return 1.0
 
 
-def _inside(points: np.ndarray, boxes: np.ndarray, tolerance: float = 0.05) -> np.ndarray:
+def points_in_boxes(points: np.ndarray, boxes: np.ndarray, tolerance: float = 0.05) -> np.ndarray:
     """(P, B) whether each point lies in each box grown by ``tolerance`` of its size."""
     size = boxes[:, 2:] - boxes[:, :2]
     low = boxes[:, :2] - size * tolerance
@@ -82,7 +82,7 @@ def merge_indices(indices: Detections, card_boxes: Detections) -> Identities:
         return i
 
     centers = indices.centers
-    inside = _inside(centers, card_boxes.xyxy) if len(card_boxes) else np.zeros((n, 0), bool)
+    inside = points_in_boxes(centers, card_boxes.xyxy) if len(card_boxes) else np.zeros((n, 0), bool)
     reach = SAME_CARD_DIAGONALS * typical_card_diagonal(card_boxes, indices)
     for a in range(n):
         for b in range(a + 1, n):

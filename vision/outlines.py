@@ -8,7 +8,7 @@ import numpy as np
 
 from vision.classes import CARD_CLASS, CARD_CODES
 from vision.detections import Detections
-from vision.identify import Identities, _inside, typical_card_diagonal
+from vision.identify import Identities, points_in_boxes, typical_card_diagonal
 from vision.postprocess import box_iou
 
 CARD_ASPECT = 1.4  # height / width of a playing card
@@ -115,7 +115,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     for i, rows in enumerate(identities.members):
         if n_boxes == 0:
             break
-        holds = np.all(_inside(indices.centers[rows], card_boxes.xyxy), axis=0)
+        holds = np.all(points_in_boxes(indices.centers[rows], card_boxes.xyxy), axis=0)
         for b in np.flatnonzero(holds):
             cost[i, b] = _fit_cost(indices.centers[rows], indices.xyxy[rows], card_boxes.xyxy[b])
     box_of = _min_cost_assignment(cost, UNASSIGNED_COST)
@@ -133,7 +133,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
         points = indices.centers[members[i]]
         for b, j in owner_of_box.items():
             box = card_boxes.xyxy[b]
-            if not np.all(_inside(points, box[None])):
+            if not np.all(points_in_boxes(points, box[None])):
                 continue
             others = indices.centers[members[j]]
             gap = np.hypot(*(points[:, None, :] - others[None, :, :]).transpose(2, 0, 1)).min()
