@@ -309,7 +309,9 @@ int main(void)
         if (uart_rx_empty()) {
             sleep_enable();
             sei();
+#ifndef NO_SLEEP
             sleep_cpu(); /* the 1 ms tick or a received byte wakes it */
+#endif
             sleep_disable();
         }
         sei();

@@ -8,16 +8,20 @@
  * A bit is decoded from its high time: 4..8 cycles is a 0, 11..15 a 1 (WS2812B: 0.25-0.55 us and
  * 0.65-0.95 us at 16 MHz); anything else, or a low phase between 6 us and the 50 us reset inside
  * a frame, counts as a timing violation. The line low for 50 us latches the frame. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "avr_ioport.h"
+#include "avr_uart.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
-#include "uart_pty.h"
 
 #define F_CPU 16000000UL
 #define DATA_PORT 'D'
@@ -26,7 +30,6 @@
 #define MAX_LOW_IN_FRAME 96 /* 6 us: a wide margin under the 50 us reset of the datasheet */
 #define MAX_LEDS 1024
 
-static uart_pty_t uart_pty;
 static volatile sig_atomic_t stop;
 static const char *link_path;
 
@@ -106,6 +109,68 @@ static void emit_frame(void)
     strip.max_low = 0;
 }
 
+
+/* --- UART0 <-> pty --- */
+static int pty_master = -1, pty_slave = -1;
+static avr_irq_t *uart_input;
+static int uart_xon = 1;
+static uint8_t pending[4096];
+static size_t pending_len, pending_pos;
+
+static void on_uart_output(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    uint8_t byte = (uint8_t)value;
+    if (write(pty_master, &byte, 1) < 0 && errno != EAGAIN) {
+        /* nobody has the port open: bytes sent before the host opens it are lost, as on a board */
+    }
+}
+
+static void on_uart_xon(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)value;
+    (void)param;
+    uart_xon = 1;
+}
+
+static void on_uart_xoff(struct avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)value;
+    (void)param;
+    uart_xon = 0;
+}
+
+static int open_pty(char *name, size_t size)
+{
+    pty_master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (pty_master < 0 || grantpt(pty_master) || unlockpt(pty_master) || ptsname_r(pty_master, name, size))
+        return -1;
+    /* keep our own slave descriptor open so the master never sees a hang-up between hosts */
+    pty_slave = open(name, O_RDWR | O_NOCTTY);
+    if (pty_slave < 0)
+        return -1;
+    struct termios tio;
+    tcgetattr(pty_slave, &tio);
+    cfmakeraw(&tio);
+    tcsetattr(pty_slave, TCSANOW, &tio);
+    fcntl(pty_master, F_SETFL, fcntl(pty_master, F_GETFL) | O_NONBLOCK);
+    return 0;
+}
+
+static void pump_uart(void)
+{
+    if (pending_pos == pending_len) {
+        ssize_t n = read(pty_master, pending, sizeof pending);
+        pending_pos = 0;
+        pending_len = n > 0 ? (size_t)n : 0;
+    }
+    while (uart_xon && pending_pos < pending_len)
+        avr_raise_irq(uart_input, pending[pending_pos++]);
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
@@ -145,28 +210,41 @@ int main(int argc, char **argv)
 
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(DATA_PORT), DATA_PIN), on_data_pin, NULL);
 
-    uart_pty_init(avr, &uart_pty);
-    uart_pty_connect(&uart_pty, '0');
+    char pty_name[64];
+    if (open_pty(pty_name, sizeof pty_name) != 0) {
+        perror("board_sim: pty");
+        return 1;
+    }
+    uint32_t uart_flags = 0;
+    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &uart_flags);
+    uart_flags &= ~(uint32_t)AVR_UART_FLAG_STDIO;
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &uart_flags);
+    uart_input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), on_uart_output, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), on_uart_xon, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), on_uart_xoff, NULL);
     if (link_path) {
         unlink(link_path);
-        if (symlink(uart_pty.port[0].slavename, link_path) != 0) {
+        if (symlink(pty_name, link_path) != 0) {
             perror("board_sim: symlink");
             return 1;
         }
     }
-    printf("PTY %s\n", uart_pty.port[0].slavename);
+    printf("PTY %s\n", pty_name);
     fflush(stdout);
 
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     signal(SIGPIPE, SIG_IGN);
     int status = cpu_Running;
+    uint32_t steps = 0;
     while (!stop && status != cpu_Done && status != cpu_Crashed) {
         status = avr_run(avr);
+        if ((++steps & 255) == 0 || status == cpu_Sleeping)
+            pump_uart();
         if (strip.bits && !strip.level && avr->cycle - strip.fall >= RESET_CYCLES)
             emit_frame();
     }
-    /* no uart_pty_stop(): its thread ignores the SIGINT it is stopped with once we handle SIGINT */
     if (link_path)
         unlink(link_path);
     if (status == cpu_Crashed) {
