@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <time.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +173,19 @@ static void pump_uart(void)
         avr_raise_irq(uart_input, pending[pending_pos++]);
 }
 
+/* simavr's own sleep callback usleeps through the AVR's idle time; this one waits on the pty
+ * instead, so a byte from the host wakes the simulation at once (the AVR's clock then runs at
+ * most one idle stretch, <= 1 ms here, ahead of the wall clock). */
+static void sleep_until_input(avr_t *core, avr_cycle_count_t how_long)
+{
+    uint32_t usec = avr_pending_sleep_usec(core, how_long);
+    if (!usec || pending_pos < pending_len)
+        return;
+    struct pollfd fd = {.fd = pty_master, .events = POLLIN};
+    struct timespec wait = {.tv_sec = usec / 1000000, .tv_nsec = (long)(usec % 1000000) * 1000};
+    ppoll(&fd, 1, &wait, NULL);
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
@@ -207,6 +222,7 @@ int main(int argc, char **argv)
     avr_init(avr);
     avr_load_firmware(avr, &firmware);
     avr->log = LOG_ERROR;
+    avr->sleep = sleep_until_input;
 
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(DATA_PORT), DATA_PIN), on_data_pin, NULL);
 
