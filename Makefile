@@ -48,12 +48,11 @@ demo: deps venv-run
 test: deps venv firmware
 	$(PY) -m pytest -q
 
-# The LED board: firmware ELF/HEX for both geometries (+ a fast-UART build for the simulator's
-# soak test) and the simavr harness, under hardware/*/build/ (gitignored).
+# The LED board: firmware ELF/HEX for both geometries and the simavr harness, under
+# hardware/*/build/ (gitignored).
 firmware: deps
 	$(MAKE) -s -C hardware/firmware GEOMETRY=3-track BAUD=115200
 	$(MAKE) -s -C hardware/firmware GEOMETRY=2-track BAUD=115200
-	$(MAKE) -s -C hardware/firmware GEOMETRY=3-track BAUD=500000
 	$(MAKE) -s -C hardware/sim
 
 # Train the recognition models from scratch into models/ (fixed seeds, no downloads; about

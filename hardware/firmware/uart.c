@@ -22,8 +22,8 @@ static volatile uint8_t rx_full;
 
 void uart_init(void)
 {
+    UCSR0A = _BV(U2X0); /* before UBRR0: simavr derives the baud rate when UBRR0 is written */
     UBRR0 = UBRR_VALUE;
-    UCSR0A = _BV(U2X0);
     UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
     UCSR0C = _BV(UCSZ01) | _BV(UCSZ00);
 }
