@@ -36,7 +36,6 @@ def register(subparsers) -> None:
 
     p = sub.add_parser("demo", help="play a short random game on the board, ending with a win")
     _port_argument(p)
-    p.add_argument("--tracks", type=int, default=None, help="tracks (default: the board's)")
     p.add_argument("--seconds", type=float, default=8.0, help="length of the demo")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(handler=_demo)
@@ -124,24 +123,25 @@ def _demo(args) -> int:
 
     from hardware.driver import BoardDriver
     from hardware.geometry import Geometry
-    from hardware.link import open_link
+    from hardware.link import SIM_SCHEME
+    from hardware.simulator import Simulator
     from hardware.state import Animation, BoardState
 
     rng = random.Random(args.seed)
-    link = open_link(args.port) if args.port.startswith("sim://") else None
-    port = link.port if link else None
+    sim = None
+    url = args.port
+    if url.startswith(SIM_SCHEME):
+        sim = Simulator(geometry=url[len(SIM_SCHEME):] or "3-track").start()
+        url = sim.url
     try:
-        driver = BoardDriver(open_port_fn=(lambda: port) if port else None, url=None if port else args.port)
-        with driver:
+        with BoardDriver(url) as driver:
             deadline = time.monotonic() + 5
             while driver.info is None and time.monotonic() < deadline:
                 time.sleep(0.05)
             if driver.info is None:
                 raise OSError(f"no board answered on {args.port}: {driver.last_error}")
             geometry = Geometry.load(driver.info.geometry_name)
-            tracks = args.tracks or geometry.tracks
-            if tracks != geometry.tracks:
-                raise BoardArgumentError(f"--tracks {tracks}: the board has {geometry.tracks}")
+            tracks = geometry.tracks
             state = BoardState.start(tracks, dealer=0, double_skunk_line=60)
             step = max(0.05, args.seconds / 60)
             turn = 0
@@ -161,8 +161,8 @@ def _demo(args) -> int:
             time.sleep(min(3.0, args.seconds / 3))
             print(f"driver: {driver.stats}")
     finally:
-        if link:
-            link.close()
+        if sim:
+            sim.stop()
     return 0
 
 
