@@ -19,6 +19,7 @@ from hardware.state import BoardState
 
 DEFAULT_BAUD = 115200
 SIM_SCHEME = "sim://"
+READ_SLICE_S = 0.01
 
 
 class LinkError(OSError):
@@ -64,6 +65,8 @@ class Link:
         self.bytes_received = 0
         self.retries = 0
         self._host_version = proto.PROTOCOL_VERSION
+        # a short fixed read timeout, set once: changing it reconfigures a real port every time
+        port.timeout = READ_SLICE_S
 
     # --- transport -------------------------------------------------------------------
     def _write(self, data: bytes) -> None:
@@ -78,12 +81,14 @@ class Link:
         return self._read_frames(wait)
 
     def _read_frames(self, wait: float) -> list[Frame]:
-        try:
-            self.port.timeout = max(0.0, wait)
-            waiting = self.port.in_waiting
-            data = self.port.read(waiting or 1)
-        except (serial.SerialException, OSError, TypeError) as exc:
-            raise LinkClosedError(f"reading from the board failed: {exc}") from exc
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                data = self.port.read(self.port.in_waiting or 1)
+            except (serial.SerialException, OSError, TypeError) as exc:
+                raise LinkClosedError(f"reading from the board failed: {exc}") from exc
+            if data or time.monotonic() >= deadline:
+                break
         if not data:
             return []
         self.bytes_received += len(data)
@@ -199,7 +204,7 @@ class Link:
 def open_port(url: str, baudrate: int = DEFAULT_BAUD):
     """A pyserial port for a device path or URL; a failure is a LinkClosedError."""
     try:
-        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, write_timeout=1.0)
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_SLICE_S, write_timeout=1.0)
     except (serial.SerialException, OSError, ValueError) as exc:
         raise LinkClosedError(f"cannot open {url}: {exc}") from exc
 

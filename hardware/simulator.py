@@ -56,8 +56,10 @@ class DecodedFrame:
 
 class Simulator:
     def __init__(self, geometry: str = "3-track", baud: int = 115200, link_path: str | None = None,
-                 history: int = 400):
+                 history: int = 400, fast: bool = False):
+        """``fast``: simulated time may run ahead of the wall clock while input waits (soak tests)."""
         self.geometry = geometry
+        self.fast = fast
         self.baud = baud
         self.link_path = link_path or os.path.join(
             tempfile.gettempdir(), f"crib-board-{os.getpid()}-{next(_instances)}")
@@ -78,7 +80,7 @@ class Simulator:
     def start(self, timeout: float = 10.0) -> "Simulator":
         elf = build(self.geometry, self.baud)
         self._process = subprocess.Popen(
-            [str(HARNESS), str(elf), "--link", self.link_path],
+            [str(HARNESS), str(elf), "--link", self.link_path, *(["--fast"] if self.fast else [])],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         deadline = time.monotonic() + timeout
         for line in self._process.stdout:  # type: ignore[union-attr]

@@ -1,7 +1,9 @@
 /* Runs the crib board firmware in simavr: UART0 <-> a pseudo-terminal, WS2812 pin -> LED frames.
  *
- *   board_sim FIRMWARE.elf [--link PATH]
+ *   board_sim FIRMWARE.elf [--link PATH] [--fast]
  *
+ * --fast lets simulated time run ahead of the wall clock while received bytes wait (for soak
+ * tests); by default the UART runs at its real baud rate in wall-clock time.
  * Prints "PTY <device>" once the UART is bridged (and points the symlink PATH at it, so parallel
  * simulators each get their own name), then one line per latched LED frame:
  *   FRAME <n> <sim_us> <leds> <timing_violations> <longest_low_cycles> <hex GRB bytes | "=" when unchanged>
@@ -175,12 +177,20 @@ static void pump_uart(void)
 
 /* simavr's own sleep callback usleeps through the AVR's idle time; this one waits on the pty
  * instead, so a byte from the host wakes the simulation at once (the AVR's clock then runs at
- * most one idle stretch, <= 1 ms here, ahead of the wall clock). */
+ * most one idle stretch, <= 1 ms here, ahead of the wall clock). While received bytes wait it
+ * sleeps normally, so the UART keeps its real baud rate, unless --fast lets it run ahead. */
+static int fast;
+
 static void sleep_until_input(avr_t *core, avr_cycle_count_t how_long)
 {
     uint32_t usec = avr_pending_sleep_usec(core, how_long);
-    if (!usec || pending_pos < pending_len)
+    if (!usec)
         return;
+    if (pending_pos < pending_len) {
+        if (!fast)
+            usleep(usec);
+        return;
+    }
     struct pollfd fd = {.fd = pty_master, .events = POLLIN};
     struct timespec wait = {.tv_sec = usec / 1000000, .tv_nsec = (long)(usec % 1000000) * 1000};
     ppoll(&fd, 1, &wait, NULL);
@@ -195,12 +205,14 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FIRMWARE.elf [--link PATH]\n", argv[0]);
+        fprintf(stderr, "usage: %s FIRMWARE.elf [--link PATH] [--fast]\n", argv[0]);
         return 2;
     }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--link") == 0 && i + 1 < argc)
             link_path = argv[++i];
+        else if (strcmp(argv[i], "--fast") == 0)
+            fast = 1;
         else {
             fprintf(stderr, "board_sim: unknown argument %s\n", argv[i]);
             return 2;
