@@ -1,9 +1,14 @@
 """Layout: grouping card boxes into hands, crib and starter, on synthetic detections."""
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from infer_fixtures import LAYOUTS, detections_for, table
+from vision.classes import CARD_CLASS
+from vision.detections import Detections
 from vision.decode import photo_from_array
 from vision.layout import arrange, box_gaps, cluster
 from vision.pipeline import interpret
@@ -118,3 +123,65 @@ def test_empty_and_single_card_layouts():
     single = arrange(np.array([[10, 10, 110, 150]], np.float32))
     assert [g.role for g in single.groups] == ["unknown"]
     assert any("single card" in w for w in single.warnings)
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def _sidecar_detections(annotation):
+    """The sidecar as perfect detector + classifier output: its card boxes, and its visible
+    corner indices read as their card."""
+    codes, index_boxes = [], []
+    for card in annotation["cards"]:
+        boxes = [i["box"] for i in card["indices"] if i["visible"]]
+        if boxes:
+            codes.append(card["card"])
+            index_boxes.append(boxes)
+    card_boxes = np.array([c["box"] for c in annotation["cards"]], np.float32)
+    indices, _ = detections_for(codes, np.zeros((len(codes), 4), np.float32), index_boxes)
+    cards = Detections(card_boxes, np.full(len(card_boxes), 0.95), np.full(len(card_boxes), CARD_CLASS))
+    return indices, cards, set(codes)
+
+
+def groups_touch(annotation) -> bool:
+    """Whether cards of two different groups overlap in the photo."""
+    group_of = {c: i for i, g in enumerate(annotation["groups"]) for c in g["cards"]}
+    cards = [c for c in annotation["cards"] if c["card"] in group_of]
+    for a in range(len(cards)):
+        for b in range(a + 1, len(cards)):
+            if group_of[cards[a]["card"]] == group_of[cards[b]["card"]]:
+                continue
+            (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = cards[a]["box"], cards[b]["box"]
+            if min(ax2, bx2) > max(ax1, bx1) and min(ay2, by2) > max(ay1, by1):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("sidecar", sorted(SAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
+    annotation = json.loads(sidecar.read_text())
+    indices, cards, visible = _sidecar_detections(annotation)
+    photo = photo_from_array(np.zeros((annotation["height"], annotation["width"], 3), np.uint8))
+    result = interpret(indices, cards, photo, sidecar.stem)
+    assert {c.card for c in result.cards} == visible
+
+    def partition(groups):
+        return sorted(tuple(sorted(c for c in cards if c in visible)) for cards in groups)
+
+    if groups_touch(annotation):
+        # Groups whose cards overlap cannot be told apart from the photo: the reader must say so.
+        assert any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in result.warnings)
+        return
+    assert partition(g.cards for g in result.groups) == partition(g["cards"] for g in annotation["groups"])
+    roles = {tuple(sorted(g.cards)): g.role for g in result.groups}
+    for group in annotation["groups"]:
+        role = roles[tuple(sorted(c for c in group["cards"] if c in visible))]
+        assert role == group["role"] or {role, group["role"]} == {"hand", "crib"}
+    if [g["role"] for g in annotation["groups"]].count("crib"):
+        # The documented convention: the crib is the group of 4 nearest the starter.
+        boxes = {c.card: np.array(c.box).reshape(2, 2).mean(axis=0) for c in result.cards}
+        centre = lambda g: np.mean([boxes[c] for c in g.cards], axis=0)  # noqa: E731
+        starter = next(g for g in result.groups if g.role == "starter")
+        fours = [g for g in result.groups if g.role in ("hand", "crib") and len(g.cards) == 4]
+        nearest = min(fours, key=lambda g: np.hypot(*(centre(g) - centre(starter))))
+        assert nearest.role == "crib"
