@@ -232,3 +232,26 @@ def scripted_scene(folder: Path, layout: str, imgsz: int = 320):
     colour_classifier(models / "classifier.onnx")
     write_models_json(models, "detector.onnx", imgsz, "classifier.onnx")
     return models, path, {"codes": codes, "card_boxes": card_boxes, "groups": groups}
+
+
+# ---- recorded outputs of the committed models ----------------------------------------------------
+
+def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
+    """Save what the committed models output on one photo: the detector rows that can matter
+    (best class score >= 0.01, of 1x6xN) and the classifier logits of the indices after NMS."""
+    from vision.decode import read_photo
+    from vision.letterbox import Letterbox
+    from vision.postprocess import postprocess
+
+    photo = read_photo(image_path)
+    pixels = photo.pixels
+    height, width = pixels.shape[:2]
+    letterbox = Letterbox.fit(width, height, recognizer.detector_size)
+    raw = recognizer.detector.run(letterbox.to_tensor(pixels))
+    raw = raw[:, :, raw[0, 4:].max(axis=0) >= 0.01]
+    indices = postprocess(raw, letterbox, width, height).of_class(INDEX_CLASS)
+    from vision.identify import index_crops
+
+    logits = recognizer.classifier.run(index_crops(pixels, indices, recognizer.crop_size, recognizer.crop_margin))
+    np.savez_compressed(out_npz, raw=raw.astype(np.float32), logits=logits.astype(np.float32),
+                        size=np.array([width, height]), imgsz=np.array(recognizer.detector_size))
