@@ -1,7 +1,8 @@
 """The recogniser: photo -> cards, groups and warnings, with the time each stage took.
 
 Stages (one ``Detections`` flows through them): decode -> letterbox -> detector -> NMS ->
-index crops -> classifier -> merge a card's indices -> card outlines -> layout.
+(closer detector pass for indices where the cards are) -> index crops -> classifier -> merge a
+card's indices -> card outlines -> layout.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from vision.identify import index_crops, merge_indices, read_logits
 from vision.layout import arrange
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
-from vision.postprocess import postprocess
+from vision.postprocess import nms_per_class, postprocess
 from vision.runtime import OnnxModel
+from vision.zoom import zoom_regions
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_CONF = 0.5  # a card read with less confidence is flagged for the player to confirm
@@ -31,6 +33,7 @@ DEFAULT_CONF = 0.5  # a card read with less confidence is flagged for the player
 # scenes that neither training nor the bench use).
 MIN_INDEX_SCORE = 0.25
 MIN_CARD_SCORE = 0.25
+DEFAULT_ZOOM = True
 MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
 
 
@@ -108,11 +111,14 @@ class Recognizer:
     """Loads the detector and classifier once; ``recognize_*`` may then be called many times."""
 
     def __init__(self, models_dir: str | os.PathLike | None = None, backend: str | None = None,
-                 conf: float = DEFAULT_CONF):
+                 conf: float = DEFAULT_CONF, zoom: bool | None = None):
         models_dir = Path(models_dir or os.environ.get("CRIB_MODELS") or DEFAULT_MODELS_DIR)
         config = load_models_config(models_dir)
         self.config = config
         self.conf = conf
+        # A closer pass for indices helps a detector that misses small ones; models.json may
+        # switch it off ("detector": {"zoom": false}) for a detector that does not need it.
+        self.zoom = bool(config["detector"].get("zoom", DEFAULT_ZOOM)) if zoom is None else zoom
         self.detector_size = int(config["detector"]["imgsz"])
         self.crop_size = int(config["classifier"]["imgsz"])
         self.crop_margin = float(config["classifier"]["margin"])
@@ -133,18 +139,38 @@ class Recognizer:
     def recognize_array(self, pixels_bgr: np.ndarray, name: str = "image") -> Recognition:
         return self.recognize_photo(photo_from_array(pixels_bgr), name)
 
-    def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
-        """Detector + NMS: (detections in pixel coordinates, infer ms, post ms)."""
-        height, width = pixels.shape[:2]
+    def _detect_region(self, pixels: np.ndarray, region: tuple[int, int, int, int] | None = None,
+                       times: list[float] | None = None) -> Detections:
+        """Detector + NMS on the whole photo or a region of it, boxes in photo pixels; adds
+        (model ms, NMS ms) to ``times``."""
+        x1, y1, x2, y2 = region or (0, 0, pixels.shape[1], pixels.shape[0])
+        crop = pixels[y1:y2, x1:x2]
         t0 = time.perf_counter()
-        letterbox = Letterbox.fit(width, height, self.detector_size)
-        raw = self.detector.run(letterbox.to_tensor(pixels))
+        letterbox = Letterbox.fit(crop.shape[1], crop.shape[0], self.detector_size)
+        raw = self.detector.run(letterbox.to_tensor(crop))
         t1 = time.perf_counter()
-        detections = postprocess(raw, letterbox, width, height, min(MIN_INDEX_SCORE, MIN_CARD_SCORE))
-        minimum = np.where(detections.class_id == INDEX_CLASS, MIN_INDEX_SCORE, MIN_CARD_SCORE)
-        detections = detections[detections.confidence >= minimum]
-        t2 = time.perf_counter()
-        return detections, (t1 - t0) * 1000, (t2 - t1) * 1000
+        found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(MIN_INDEX_SCORE, MIN_CARD_SCORE))
+        minimum = np.where(found.class_id == INDEX_CLASS, MIN_INDEX_SCORE, MIN_CARD_SCORE)
+        found = found[found.confidence >= minimum]
+        if times is not None:
+            times[0] += (t1 - t0) * 1000
+            times[1] += (time.perf_counter() - t1) * 1000
+        return Detections(found.xyxy + np.array([x1, y1, x1, y1], np.float32), found.confidence, found.class_id)
+
+    def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
+        """Index and card boxes in photo pixels, with the ms spent in the model and in NMS.
+        With ``zoom``, indices are looked for again, closer, where the first pass found cards."""
+        times = [0.0, 0.0]
+        detections = self._detect_region(pixels, times=times)
+        if self.zoom:
+            height, width = pixels.shape[:2]
+            regions = zoom_regions(detections.of_class(CARD_CLASS).xyxy, width, height)
+            closer = [self._detect_region(pixels, region, times).of_class(INDEX_CLASS) for region in regions]
+            start = time.perf_counter()
+            indices = nms_per_class(Detections.concatenate([detections.of_class(INDEX_CLASS), *closer]))
+            detections = Detections.concatenate([indices, detections.of_class(CARD_CLASS)])
+            times[1] += (time.perf_counter() - start) * 1000
+        return detections, times[0], times[1]
 
     def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
         if len(indices) == 0:
@@ -160,6 +186,7 @@ class Recognizer:
         t1 = time.perf_counter()
         result = self.interpret(indices, detections.of_class(CARD_CLASS), photo, name)
         t2 = time.perf_counter()
+        # "infer": letterbox, crops and model runs; "post": NMS and everything after the models.
         ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "post": post_ms + (t2 - t1) * 1000}
         return replace(result, ms=ms)
 

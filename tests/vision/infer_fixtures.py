@@ -147,7 +147,8 @@ def tiny_cnn(path: Path, in_shape, out_channels: int, seed: int = 0) -> None:
 
 def write_models_json(folder: Path, detector_file: str, imgsz: int, classifier_file: str) -> None:
     (folder / "models.json").write_text(json.dumps({
-        "detector": {"file": detector_file, "imgsz": imgsz, "classes": list(DETECTOR_CLASSES)},
+        # zoom off: a replayed detector output only describes the whole photo
+        "detector": {"file": detector_file, "imgsz": imgsz, "classes": list(DETECTOR_CLASSES), "zoom": False},
         "classifier": {"file": classifier_file, "imgsz": 64, "margin": 1.25, "classes": list(CARD_CODES)},
         "version": "test", "trained": "never"}))
 

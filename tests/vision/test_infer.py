@@ -354,3 +354,15 @@ def test_min_cost_assignment_is_optimal_against_brute_force():
         assert len(set(c for c in got if c >= 0)) == sum(1 for c in got if c >= 0)
         assert all(c < 0 or np.isfinite(cost[r, c]) for r, c in enumerate(got))
         assert total(got) == pytest.approx(best)
+
+
+def test_zoom_regions_cover_the_cards_closer():
+    from vision.zoom import zoom_regions
+
+    assert zoom_regions(np.zeros((0, 4)), 1280, 960) == []
+    close = np.array([[400, 300, 500, 440], [520, 310, 620, 450]], np.float32)
+    [(x1, y1, x2, y2)] = zoom_regions(close, 1280, 960)
+    assert (x1, y1, x2, y2) == (348, 248, 672, 502)  # the union grown by 0.04 x 1280 = 51.2 px
+    spread = np.array([[10, 10, 110, 150], [1150, 800, 1270, 950]], np.float32)
+    tiles = zoom_regions(spread, 1280, 960)
+    assert tiles == [(0, 0, 768, 576), (512, 384, 1280, 960)]  # only the tiles holding cards
