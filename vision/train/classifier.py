@@ -13,7 +13,7 @@ from vision.crops import CROP_SIZE
 
 @dataclass(frozen=True)
 class ClassifierRecipe:
-    epochs: int = 12
+    epochs: int = 16
     batch: int = 256
     lr: float = 3e-3
     weight_decay: float = 5e-4
@@ -29,9 +29,9 @@ def build_model():
 
     # Stride-2 stem then pooling: an index glyph reads fine at 32x32, and CPU training stays cheap.
     layers = (
-        block(3, 24, 2)                                          # 32x32
-        + [nn.MaxPool2d(2)] + block(24, 48) + block(48, 48)      # 16x16
-        + [nn.MaxPool2d(2)] + block(48, 96) + block(96, 96)      # 8x8
+        block(3, 32, 2)                                          # 32x32
+        + [nn.MaxPool2d(2)] + block(32, 64) + block(64, 64)      # 16x16
+        + [nn.MaxPool2d(2)] + block(64, 96) + block(96, 96)      # 8x8
         + [nn.MaxPool2d(2)] + block(96, 128)                     # 4x4
         + [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(CARD_CODES))]
     )

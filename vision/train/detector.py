@@ -13,11 +13,17 @@ from vision.train.ultralytics_env import offline_ultralytics
 class DetectorRecipe:
     model_yaml: str = "yolo11n.yaml"
     imgsz: int = 512
-    epochs: int = 5
+    epochs: int = 4
+    # A short schedule: AdamW at a fixed rate with a brief warm-up (ultralytics' default warm-up
+    # is 3 epochs, most of a CPU-sized run), decaying linearly to lr0 * lrf.
+    optimizer: str = "AdamW"
+    lr0: float = 0.0025
+    lrf: float = 0.05
+    warmup_epochs: float = 0.25
     batch: int = 16
     seed: int = 0
     mosaic: float = 0.5
-    close_mosaic: int = 2
+    close_mosaic: int = 1
     scale: float = 0.3
     degrees: float = 0.0  # scenes already turn cards any angle
     fliplr: float = 0.5
@@ -35,7 +41,8 @@ def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: 
         device=device, workers=0, amp=False, plots=False, seed=recipe.seed, deterministic=True,
         project=str((work / "runs").resolve()), name="detector", exist_ok=True, verbose=False,
         mosaic=recipe.mosaic, close_mosaic=recipe.close_mosaic, scale=recipe.scale, degrees=recipe.degrees,
-        fliplr=recipe.fliplr, cache=recipe.cache, pretrained=False,
+        fliplr=recipe.fliplr, cache=recipe.cache, pretrained=False, optimizer=recipe.optimizer, lr0=recipe.lr0,
+        lrf=recipe.lrf, warmup_epochs=recipe.warmup_epochs,
     )
     run = work / "runs" / "detector" / "weights"
     best = run / "best.pt"
