@@ -32,7 +32,7 @@ DEFAULT_CONF = 0.5  # a card read with less confidence is flagged for the player
 # Detector scores below which a box is not considered at all (per class; tuned on rendered
 # scenes that neither training nor the bench use).
 MIN_INDEX_SCORE = 0.25
-MIN_CARD_SCORE = 0.25
+MIN_CARD_SCORE = 0.4
 DEFAULT_ZOOM = True
 MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
 

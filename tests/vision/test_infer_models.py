@@ -1,0 +1,123 @@
+"""The committed models (models/*.onnx) on the committed sample photos (sample_images/ with
+their JSON sidecars), both runtimes, and a replay of recorded model outputs."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from test_layout import groups_touch
+from vision.classes import CARD_CLASS, INDEX_CLASS
+from vision.decode import Photo, read_photo
+from vision.identify import read_logits
+from vision.letterbox import Letterbox
+from vision.pipeline import Recognizer, interpret
+from vision.postprocess import postprocess
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_images"
+RECORDED = Path(__file__).resolve().parent / "data" / "recorded_scene.npz"
+RECORDED_SAMPLE = "hand_starter_overlap"  # sidecar stem whose model outputs were recorded
+
+
+def _sidecars():
+    return sorted(SAMPLES.glob("*.json"))
+
+
+def _truth(sidecar: Path):
+    annotation = json.loads(sidecar.read_text())
+    image = SAMPLES / Path(annotation.get("image") or sidecar.with_suffix(".jpg").name).name
+    visible = {c["card"] for c in annotation["cards"] if any(i["visible"] for i in c["indices"])}
+    present = {c["card"] for c in annotation["cards"]}
+    groups = sorted((g["role"], tuple(sorted(c for c in g["cards"] if c in visible)))
+                    for g in annotation["groups"])
+    return image, annotation, visible, present, [g for g in groups if g[1]]
+
+
+@pytest.fixture(scope="module")
+def recognizers():
+    return {backend: Recognizer(backend=backend) for backend in ("onnxruntime", "opencv")}
+
+
+def test_there_are_sample_photos_with_sidecars_for_every_layout():
+    layouts = {json.loads(p.read_text())["layout"] for p in _sidecars()}
+    assert len(_sidecars()) >= 12
+    assert {"hand_starter", "two_hands_crib_starter", "deal6", "fan"} <= layouts
+
+
+def test_sample_photos_are_read_by_the_committed_models(recognizers):
+    """Card-level precision and recall over every sample photo, and the photos read exactly
+    (every visible card, nothing else, the sidecar's groups). Measured with models v1 (a
+    4-epoch detector): precision 81/88, recall 81/98, 5 of 14 photos exact. The issue's target
+    is every photo exact; these floors only guard the pipeline around the committed model."""
+    reported = right = visible_total = found = exact = 0
+    for sidecar in _sidecars():
+        image, annotation, visible, present, groups = _truth(sidecar)
+        result = recognizers["onnxruntime"].recognize_file(image)
+        cards = {c.card for c in result.cards}
+        reported, right = reported + len(cards), right + len(cards & present)
+        visible_total, found = visible_total + len(visible), found + len(cards & visible)
+        got = sorted((g.role, tuple(sorted(c for c in g.cards if c in visible))) for g in result.groups)
+        if cards <= present and visible <= cards:
+            if groups_touch(annotation):  # overlapping groups: the reader must say it cannot split them
+                assert any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in result.warnings)
+            else:
+                assert [g for g in got if g[1]] == groups, sidecar.stem
+            exact += 1
+    assert right / reported >= 0.9 and found / visible_total >= 0.8 and exact >= 5, (right, reported, found, exact)
+
+
+@pytest.mark.parametrize("sidecar", _sidecars()[:3], ids=lambda p: p.stem)
+def test_onnxruntime_and_opencv_agree_on_the_committed_models(recognizers, sidecar):
+    image = _truth(sidecar)[0]
+    photo = read_photo(image)
+    a, b = recognizers["onnxruntime"], recognizers["opencv"]
+    letterbox = Letterbox.fit(photo.pixels.shape[1], photo.pixels.shape[0], a.detector_size)
+    tensor = letterbox.to_tensor(photo.pixels)
+    raw_a, raw_b = a.detector.run(tensor), b.detector.run(tensor)
+    assert raw_a.shape == raw_b.shape
+    assert np.abs(raw_a[0, 4:] - raw_b[0, 4:]).max() < 1e-3  # class scores
+    assert np.abs(raw_a[0, :4] - raw_b[0, :4]).max() < 0.05  # box pixels
+    ra, rb = a.recognize_photo(photo, str(image)), b.recognize_photo(photo, str(image))
+    assert [(c.card, round(c.confidence, 3)) for c in ra.cards] == [(c.card, round(c.confidence, 3)) for c in rb.cards]
+    assert np.allclose([c.box for c in ra.cards], [c.box for c in rb.cards], atol=0.5)
+    assert ra.groups == rb.groups
+
+
+def test_recorded_model_outputs_replay_to_the_sidecar():
+    """Post-processing only (no runtime): the recorded detector rows and classifier logits of
+    one sample photo go through NMS, merging, outlines and layout to the sidecar's answer."""
+    recorded = np.load(RECORDED)
+    width, height = (int(v) for v in recorded["size"])
+    letterbox = Letterbox.fit(width, height, int(recorded["imgsz"]))
+    detections = postprocess(recorded["raw"], letterbox, width, height)
+    indices = read_logits(detections.of_class(INDEX_CLASS), recorded["logits"])
+    photo = Photo(np.zeros((height, width, 3), np.uint8), width, height)
+    result = interpret(indices, detections.of_class(CARD_CLASS), photo, RECORDED_SAMPLE)
+    _image, _annotation, visible, present, groups = _truth(SAMPLES / f"{RECORDED_SAMPLE}.json")
+    assert visible <= {c.card for c in result.cards} <= present
+    got = sorted((g.role, tuple(sorted(c for c in g.cards if c in visible))) for g in result.groups)
+    assert [g for g in got if g[1]] == groups
+
+
+def test_detections_match_ultralytics_predict_on_the_same_onnx(recognizers, monkeypatch, tmp_path):
+    """Our letterbox, decoding and NMS give ultralytics' own boxes and scores for the model."""
+    monkeypatch.setenv("YOLO_OFFLINE", "1")
+    monkeypatch.setenv("YOLO_CONFIG_DIR", str(tmp_path))
+    from ultralytics import YOLO
+
+    recognizer = recognizers["onnxruntime"]
+    image = _truth(_sidecars()[0])[0]
+    result = YOLO(str(recognizer.detector.path), task="detect").predict(
+        str(image), imgsz=recognizer.detector_size, conf=0.25, iou=0.6, verbose=False)[0]
+    theirs = sorted(zip(result.boxes.cls.numpy().astype(int).tolist(),
+                        np.round(result.boxes.xyxy.numpy(), 1).tolist()))
+    pixels = read_photo(image).pixels
+    letterbox = Letterbox.fit(pixels.shape[1], pixels.shape[0], recognizer.detector_size)
+    detections = postprocess(recognizer.detector.run(letterbox.to_tensor(pixels)), letterbox,
+                             pixels.shape[1], pixels.shape[0], min_score=0.25, iou_threshold=0.6)
+    ours = sorted(zip(detections.class_id.tolist(), np.round(detections.xyxy, 1).tolist()))
+    assert len(ours) == len(theirs) > 0
+    for (class_a, box_a), (class_b, box_b) in zip(ours, theirs):
+        assert class_a == class_b and np.allclose(box_a, box_b, atol=1.0)
