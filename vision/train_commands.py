@@ -35,9 +35,12 @@ def register(subparsers) -> None:
     synth.set_defaults(handler=_synth)
 
     train = subparsers.add_parser("train", help="train the detector and classifier from scratch, export ONNX")
-    train.add_argument("--out", type=Path, default=Path("models"), help="where the ONNX models go (default models/)")
-    train.add_argument("--work", type=Path, default=Path("build/train"), help="scratch folder for data and runs")
-    train.add_argument("--quick", action="store_true", help="a tiny run (a few images, 1 epoch): checks the pipeline")
+    train.add_argument("--out", type=Path, default=None,
+                       help="where the ONNX models go (default models/; with --quick build/train-quick/models)")
+    train.add_argument("--work", type=Path, default=None,
+                       help="scratch folder for data and runs (default build/train, or build/train-quick)")
+    train.add_argument("--quick", action="store_true",
+                       help="a tiny run (a few images, 1 epoch) that checks the pipeline; never touches models/ unless --out says so")
     train.add_argument("--only", choices=("detector", "classifier"), default=None, help="train one model only")
     train.set_defaults(handler=_train)
 
@@ -78,6 +81,8 @@ def _train(args) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    report = pipeline.run(args.out, args.work, recipe, log=log, progress=progress_bar, steps=steps)
-    print(f"models written to {args.out}: " + ", ".join(f"{k}={v}" for k, v in report.items() if k != "recipe"))
+    work = args.work or Path("build/train-quick" if args.quick else "build/train")
+    out = args.out or (work / "models" if args.quick else Path("models"))
+    report = pipeline.run(out, work, recipe, log=log, progress=progress_bar, steps=steps)
+    print(f"models written to {out}: " + ", ".join(f"{k}={v}" for k, v in report.items() if k != "recipe"))
     return 0
