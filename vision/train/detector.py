@@ -28,6 +28,9 @@ class DetectorRecipe:
     degrees: float = 0.0  # scenes already turn cards any angle
     fliplr: float = 0.5
     cache: bool | str = "ram"
+    # Stage 2: more epochs from stage 1's final weights, low fixed rate, no mosaic, no warm-up.
+    finetune_epochs: int = 1
+    finetune_lr0: float = 0.0004
 
 
 def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu") -> Path:
@@ -44,9 +47,19 @@ def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: 
         fliplr=recipe.fliplr, cache=recipe.cache, pretrained=False, optimizer=recipe.optimizer, lr0=recipe.lr0,
         lrf=recipe.lrf, warmup_epochs=recipe.warmup_epochs,
     )
-    run = work / "runs" / "detector" / "weights"
-    best = run / "best.pt"
-    return best if best.exists() else run / "last.pt"
+    weights = work / "runs" / "detector" / "weights" / "last.pt"
+    if recipe.finetune_epochs > 0:
+        stage2 = YOLO(str(weights))
+        stage2.train(
+            data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, epochs=recipe.finetune_epochs,
+            batch=recipe.batch, device=device, workers=0, amp=False, plots=False, seed=recipe.seed,
+            deterministic=True, project=str((work / "runs").resolve()), name="detector_finetune", exist_ok=True,
+            verbose=False, mosaic=0.0, close_mosaic=0, scale=recipe.scale, degrees=recipe.degrees,
+            fliplr=recipe.fliplr, cache=recipe.cache, optimizer=recipe.optimizer, lr0=recipe.finetune_lr0,
+            lrf=0.25, warmup_epochs=0.0,
+        )
+        weights = work / "runs" / "detector_finetune" / "weights" / "last.pt"
+    return weights
 
 
 def export_detector(weights: Path, out: Path, imgsz: int, work: Path) -> Path:
