@@ -23,7 +23,7 @@ from vision.identify import index_crops, merge_indices, read_logits
 from vision.layout import arrange
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
-from vision.postprocess import nms_per_class, postprocess
+from vision.postprocess import box_containment, nms_per_class, postprocess
 from vision.runtime import OnnxModel
 from vision.zoom import zoom_regions
 
@@ -35,6 +35,7 @@ MIN_INDEX_SCORE = 0.25
 MIN_CARD_SCORE = 0.4
 DEFAULT_ZOOM = True
 MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
+DUPLICATE_INSIDE = 0.8  # an unread card box this much inside a read card's box is a second box of that card
 
 
 class ModelConfigError(ValueError):
@@ -213,8 +214,13 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     for i in np.flatnonzero(weak):
         warnings.append(f"ignored a corner index read as {cards.codes[i]} with no card around it "
                         f"(detector score {index_score[i]:.2f})")
-    # A card box with no readable index is reported only when the detector is sure it is a card.
-    keep = (read & ~weak) | (~read & (cards.confidence >= conf))
+    # A card box with no readable index is reported only when the detector is sure it is a card,
+    # and not when it lies mostly inside a read card's box: that is a second, partial box of the
+    # same card (NMS keeps it when the IoU falls just under its threshold).
+    inside_read = np.zeros(len(cards), bool)
+    if read.any() and (~read).any():
+        inside_read[~read] = box_containment(cards.xyxy[~read], cards.xyxy[read]).max(axis=1) >= DUPLICATE_INSIDE
+    keep = (read & ~weak) | (~read & (cards.confidence >= conf) & ~inside_read)
     cards, read, disputed = cards[keep], read[keep], disputed[keep]
     layout = arrange(cards.xyxy, read)
     warnings.extend(layout.warnings)

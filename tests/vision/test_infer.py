@@ -169,6 +169,21 @@ def test_card_without_a_readable_index_is_reported_not_dropped():
     assert sorted(hand.cards) == ["5H", "5S", "JD"]
 
 
+def test_a_second_partial_box_of_a_read_card_is_not_a_phantom_card():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    x1, y1, x2, y2 = card_boxes[codes.index("5S")]
+    # The lower part of the 5S boxed again (IoU with its box under NMS's threshold, no index in it).
+    partial = Detections([[x1, (y1 + y2) / 2, x2, y2]], [0.9], [CARD_CLASS])
+    assert box_iou(partial.xyxy, card_boxes[codes.index("5S")][None])[0, 0] < 0.55
+    result = interpret(indices, Detections.concatenate([cards, partial]),
+                       photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "partial")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert result.unread_boxes == () and not any("no readable index" in w for w in result.warnings)
+    hand = next(g for g in result.groups if g.role == "hand")
+    assert len(hand.cards) == 4
+
+
 def test_low_confidence_cards_are_flagged_with_their_runner_up():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes, index_prob=0.45, runner_up="6S")
