@@ -61,6 +61,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 # ---------------------------------------------------------------- score
 
+def _json_object(text: str, keys: set[str], not_json: str, not_object: str) -> dict[str, Any]:
+    """Parse ``text`` as one JSON object whose keys are all in ``keys``; InputError otherwise."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{not_json}: {exc}") from None
+    if not isinstance(record, dict):
+        raise InputError(not_object)
+    unknown = set(record) - keys
+    if unknown:
+        raise InputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+    return record
+
+
 def _show_json(show, with_cards: bool = True) -> dict[str, Any]:
     items = [{"kind": item.kind, "cards": [str(c) for c in item.cards], "points": item.points}
              for item in show.items]
@@ -122,15 +136,7 @@ def score_batch(lines: TextIO, out: TextIO, explain: bool = False) -> int:
     failed = False
     for line in lines:
         try:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON: {exc}") from None
-            if not isinstance(record, dict):
-                raise InputError("each line must be a JSON object")
-            unknown = set(record) - {"hand", "starter", "crib"}
-            if unknown:
-                raise InputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+            record = _json_object(line, {"hand", "starter", "crib"}, "not JSON", "each line must be a JSON object")
             hand, starter, crib = record.get("hand"), record.get("starter"), record.get("crib", False)
             if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
                 raise InputError('"hand" must be a list of card strings')
@@ -174,15 +180,8 @@ def run_peg(args: argparse.Namespace) -> int:
     from companion.rules.play import partnerships, peg
 
     text = sys.stdin.read()
-    try:
-        request = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"stdin is not JSON: {exc}") from None
-    if not isinstance(request, dict):
-        raise InputError('stdin must be a JSON object {"players": N, "plays": [...]}')
-    unknown = set(request) - {"players", "plays", "hands"}
-    if unknown:
-        raise InputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+    request = _json_object(text, {"players", "plays", "hands"}, "stdin is not JSON",
+                           'stdin must be a JSON object {"players": N, "plays": [...]}')
     players, plays, hands = request.get("players"), request.get("plays"), request.get("hands")
     if not isinstance(players, int) or isinstance(players, bool):
         raise InputError('"players" must be 2, 3 or 4')
