@@ -24,12 +24,6 @@ class ClaimCountError(ValueError):
     """More claims than hands to count in the photo."""
 
 
-def claim_to_json(claim: ClaimResult) -> dict:
-    """The same shape as ``crib score --claim N --json``."""
-    return {"claimed": claim.claimed, "entitled": claim.entitled, "muggins": claim.missed,
-            "overclaim": claim.overclaim}
-
-
 def describe_claim(claim: ClaimResult) -> str:
     if claim.correct:
         return f"claimed {claim.claimed}: correct"
@@ -57,21 +51,13 @@ class GroupShow:
     def to_json(self) -> dict:
         data: dict = {"label": self.label, "role": self.role, "cards": list(self.cards), "crib": self.crib}
         if self.show is not None:
-            data.update(show_to_json(self.show))
+            data.update(self.show.as_json())  # the crib score --json shape
         else:
             data["problem"] = self.problem
         data["confirm"] = list(self.confirm)
         if self.claim is not None:
-            data["claim"] = claim_to_json(self.claim)
+            data["claim"] = self.claim.as_json()
         return data
-
-
-def show_to_json(show: Show) -> dict:
-    """The same shape as ``crib score --json``."""
-    return {"hand": [str(c) for c in show.hand], "starter": str(show.starter), "crib": show.crib,
-            "total": show.total,
-            "items": [{"kind": i.kind, "cards": [str(c) for c in i.cards], "points": i.points} for i in show.items],
-            "spoken": show.spoken}
 
 
 @dataclass(frozen=True)

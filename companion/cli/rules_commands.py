@@ -75,15 +75,6 @@ def _json_object(text: str, keys: set[str], not_json: str, not_object: str) -> d
     return record
 
 
-def _show_json(show, with_cards: bool = True) -> dict[str, Any]:
-    items = [{"kind": item.kind, "cards": [str(c) for c in item.cards], "points": item.points}
-             for item in show.items]
-    if not with_cards:
-        return {"total": show.total, "items": items}
-    return {"hand": [str(c) for c in show.hand], "starter": str(show.starter), "crib": show.crib,
-            "total": show.total, "items": items, "spoken": show.spoken}
-
-
 def run_score(args: argparse.Namespace) -> int:
     if args.batch:
         if args.cards or args.starter or args.claim is not None or args.crib:
@@ -104,10 +95,9 @@ def run_score(args: argparse.Namespace) -> int:
     show = score(parse_cards(args.cards), Card.parse(args.starter), crib=args.crib)
     claim = evaluate(args.claim, show.total, rules, "crib" if args.crib else "hand") if args.claim is not None else None
     if args.json:
-        out = _show_json(show)
+        out = show.as_json()
         if claim is not None:
-            out["claim"] = {"claimed": claim.claimed, "entitled": claim.entitled,
-                            "muggins": claim.missed, "overclaim": claim.overclaim}
+            out["claim"] = claim.as_json()
         print(json.dumps(out, ensure_ascii=False))
         return 0
     print(show.spoken)
@@ -145,7 +135,7 @@ def score_batch(lines: TextIO, out: TextIO, explain: bool = False) -> int:
             if not isinstance(crib, bool):
                 raise InputError('"crib" must be true or false')
             show = score(parse_cards(hand), Card.parse(starter), crib=crib)
-            result: dict[str, Any] = _show_json(show, with_cards=False) if explain else {"total": show.total}
+            result: dict[str, Any] = show.as_json(with_cards=False) if explain else {"total": show.total}
         except ValueError as exc:
             failed = True
             result = {"error": str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__}

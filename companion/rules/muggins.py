@@ -37,6 +37,11 @@ class ClaimResult:
     def correct(self) -> bool:
         return self.claimed == self.entitled
 
+    def as_json(self) -> dict:
+        """The ``"claim"`` object of ``crib score --claim N --json``."""
+        return {"claimed": self.claimed, "entitled": self.entitled, "muggins": self.missed,
+                "overclaim": self.overclaim}
+
 
 def evaluate(claimed: int, entitled: int, rules: RuleSet = DEFAULT, kind: str = "hand") -> ClaimResult:
     """Judge ``claimed`` points against ``entitled`` for a score of ``kind`` (see KINDS)."""

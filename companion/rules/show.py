@@ -51,6 +51,15 @@ class Show(NamedTuple):
     def spoken(self) -> str:
         return spoken_count(self.items)
 
+    def as_json(self, with_cards: bool = True) -> dict:
+        """The ``crib score --json`` shape (``with_cards=False``: just total and items)."""
+        items = [{"kind": item.kind, "cards": [str(c) for c in item.cards], "points": item.points}
+                 for item in self.items]
+        if not with_cards:
+            return {"total": self.total, "items": items}
+        return {"hand": [str(c) for c in self.hand], "starter": str(self.starter), "crib": self.crib,
+                "total": self.total, "items": items, "spoken": self.spoken}
+
 
 @lru_cache(maxsize=None)
 def _subsets(n: int) -> tuple[tuple[tuple[int, ...], itemgetter], ...]:
