@@ -38,7 +38,7 @@ SIZE = (1280, 960)
 def _render(seed: int) -> tuple[bytes, dict]:
     from vision.synth import render_scene
 
-    image, annotation = render_scene(seed, size=SIZE)
+    image, annotation = render_scene(seed, size=SIZE, table_conventions=True)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     return jpeg.tobytes(), annotation

@@ -206,3 +206,48 @@ def test_crib_synth_bad_input_is_one_line(tmp_path, args, message):
     result = _crib("synth", "--out", str(tmp_path / "s"), *args)
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def _card_polygon(x, y, angle, aspect):
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    half = np.array([[-aspect, -1], [aspect, -1], [aspect, 1], [-aspect, 1]]) / 2
+    return half @ np.array([[c, s], [-s, c]]) + (x, y)
+
+
+def _polygon_gap(a, b):
+    """Edge-to-edge distance of two convex quads (0 when they overlap)."""
+    if any(_point_in_polygon(p, b) for p in a) or any(_point_in_polygon(p, a) for p in b):
+        return 0.0
+
+    def to_segment(p, q, r):
+        t = np.clip(np.dot(p - q, r - q) / np.dot(r - q, r - q), 0, 1)
+        return np.linalg.norm(p - (q + t * (r - q)))
+    return min(to_segment(p, poly[i], poly[(i + 1) % 4]) for pts, poly in ((a, b), (b, a)) for p in pts for i in range(4))
+
+
+@pytest.mark.parametrize("layout", ["hand_starter", "two_hands_crib_starter"])
+def test_table_conventions_keep_groups_apart_and_the_crib_by_the_starter(layout):
+    """What vision/layout.py relies on: groups (and the starter) a card width apart, and the crib
+    the group nearest the starter, clearly (the free training placement promises neither)."""
+    from vision.synth.layouts import CRIB_NEARER, place
+
+    aspect = 0.7
+    for seed in range(60):
+        codes = [CARD_CODES[i] for i in np.random.default_rng(seed).permutation(52)[:13]]
+        placements, groups = place(np.random.default_rng(seed), layout, codes, aspect, table_conventions=True)
+        role_of = {c: role for role, cards in groups for c in cards}
+        group_of = {c: i for i, (_, cards) in enumerate(groups) for c in cards}
+        assert sorted(p[0] for p in placements) == sorted(group_of)
+        polygons = {p[0]: _card_polygon(p[1], p[2], p[3], aspect) for p in placements}
+        for a in polygons:
+            for b in polygons:
+                if group_of[a] < group_of[b]:
+                    assert _polygon_gap(polygons[a], polygons[b]) >= aspect * 0.999, (seed, a, b)
+        centre = {i: np.mean([(p[1], p[2]) for p in placements if group_of[p[0]] == i], axis=0)
+                  for i in range(len(groups))}
+        starter = next(i for i, (role, _) in enumerate(groups) if role == "starter")
+        by_distance = sorted((np.linalg.norm(centre[i] - centre[starter]), groups[i][0])
+                             for i in centre if i != starter)
+        if layout == "two_hands_crib_starter":
+            assert by_distance[0][1] == "crib" and by_distance[1][0] >= CRIB_NEARER * by_distance[0][0], seed
+        assert role_of[codes[0]] == "hand"

@@ -2,6 +2,13 @@
 
 A placement is (card code, centre x, centre y, angle in degrees, group number); later
 placements lie on top of earlier ones.
+
+With ``table_conventions`` the groups follow what a reader of the table relies on (see
+vision/layout.py): groups at least a card width apart, the starter a card width clear of every
+card, and the crib the group of 4 nearest the starter (the dealer's crib lies by the pack).
+Training scenes keep the freer placement (the detector does not care where groups lie, and
+``crib train`` keeps rendering the data the committed models were trained on); the bench and
+the shipped samples use the conventions.
 """
 
 from __future__ import annotations
@@ -56,10 +63,90 @@ def _hand_style(rng) -> str:
     return str(rng.choice(ROW_STYLES, p=(0.45, 0.25, 0.15, 0.15)))
 
 
-def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float):
+CRIB_NEARER = 1.4  # with the conventions, the crib is this much nearer the starter than any hand
+
+
+def _bounds(placements, aspect: float) -> tuple[float, float, float, float]:
+    """Axis-aligned bounds (x0, y0, x1, y1) of the turned cards, in card heights."""
+    boxes = []
+    for _, x, y, angle, _ in placements:
+        c, s = abs(math.cos(math.radians(angle))), abs(math.sin(math.radians(angle)))
+        half_w, half_h = (aspect * c + s) / 2, (aspect * s + c) / 2
+        boxes.append((x - half_w, y - half_h, x + half_w, y + half_h))
+    b = np.array(boxes)
+    return float(b[:, 0].min()), float(b[:, 1].min()), float(b[:, 2].max()), float(b[:, 3].max())
+
+
+def _moved(placements, dx: float, dy: float):
+    return [(c, x + dx, y + dy, a, g) for c, x, y, a, g in placements]
+
+
+def _centred_group(rng, codes, aspect, group_id):
+    """A group of cards centred on (0, 0); returns (placements, half width, half height)."""
+    placements = _group(rng, codes, aspect, _hand_style(rng), 0, 0, rng.normal(0, 4), group_id)
+    x0, y0, x1, y1 = _bounds(placements, aspect)
+    return _moved(placements, -(x0 + x1) / 2, -(y0 + y1) / 2), (x1 - x0) / 2, (y1 - y0) / 2
+
+
+def _hand_and_starter(rng, codes, aspect):
+    hand, half_w, half_h = _centred_group(rng, codes[:4], aspect, 0)
+    angle = rng.normal(0, 8)
+    _, _, s_w, s_h = _bounds([(codes[4], 0, 0, angle, 1)], aspect)
+    clear = aspect * rng.uniform(1.0, 2.0)
+    side, along = int(rng.choice(4, p=(0.35, 0.35, 0.15, 0.15))), rng.uniform(-1, 1)
+    if side < 2:  # beside the hand
+        sx, sy = (-1) ** side * (half_w + clear + s_w), along * max(half_h - s_h, 0.0)
+    else:  # above or below it
+        sx, sy = along * max(half_w - s_w, 0.0) * 0.6, (-1) ** side * (half_h + clear + s_h)
+    return hand + [(codes[4], sx, sy, angle, 1)], [("hand", codes[:4]), ("starter", [codes[4]])]
+
+
+def _two_hands_crib_starter(rng, codes, aspect):
+    h1, h2, crib, starter = codes[:4], codes[4:8], codes[8:12], codes[12]
+    built = [_centred_group(rng, cards, aspect, g) for g, cards in enumerate((h1, h2, crib))]
+    a, b, c = (built[i] for i in rng.permutation(3))  # which group lies in which slot
+    gap_1, gap_2 = aspect * rng.uniform(1.0, 1.8, 2)
+    pattern = int(rng.integers(3))
+    if pattern == 0:  # two in a column, the third beside them
+        slots = [(0, -(a[2] + gap_1 / 2)), (0, b[2] + gap_1 / 2), (max(a[1], b[1]) + gap_2 + c[1], 0)]
+    elif pattern == 1:  # three in a column
+        slots = [(rng.normal(0, 0.15), -(b[2] + gap_1 + a[2])), (0, 0), (rng.normal(0, 0.15), b[2] + gap_2 + c[2])]
+    else:  # two side by side, the third below
+        slots = [(-(a[1] + gap_1 / 2), 0), (b[1] + gap_1 / 2, 0), (rng.normal(0, 0.3), max(a[2], b[2]) + gap_2 + c[2])]
+    placements = []
+    for (group, _, _), (x, y) in zip((a, b, c), slots):
+        placements += _moved(group, x, y)
+    centres = {g: np.mean([(p[1], p[2]) for p in placements if p[4] == g], axis=0) for g in range(3)}
+    # The starter goes beyond the whole layout, in line with one group; keep the places where one
+    # group is clearly the nearest (that group then holds the crib).
+    angle = rng.normal(0, 8)
+    _, _, s_w, s_h = _bounds([(starter, 0, 0, angle, 3)], aspect)
+    x0, y0, x1, y1 = _bounds(placements, aspect)
+    clear = aspect * rng.uniform(1.0, 1.8)
+    candidates = []
+    for g, (gx, gy) in centres.items():
+        for spot in ((x1 + clear + s_w, gy), (x0 - clear - s_w, gy), (gx, y1 + clear + s_h), (gx, y0 - clear - s_h)):
+            d = sorted((math.dist(spot, centre), k) for k, centre in centres.items())
+            if d[0][1] == g and d[1][0] >= CRIB_NEARER * d[0][0]:
+                candidates.append((spot, g))
+    (sx, sy), nearest = candidates[int(rng.integers(len(candidates)))]
+    if nearest != 2:  # the nearest group holds the crib: swap its cards with group 2's
+        codes_of = {g: [p[0] for p in placements if p[4] == g] for g in (nearest, 2)}
+        swap = dict(zip(codes_of[nearest], codes_of[2])) | dict(zip(codes_of[2], codes_of[nearest]))
+        placements = [(swap.get(code, code), x, y, ang, 2 if g == nearest else nearest if g == 2 else g)
+                      for code, x, y, ang, g in placements]
+    placements.append((starter, sx, sy, angle, 3))
+    return placements, [("hand", h1), ("hand", h2), ("crib", crib), ("starter", [starter])]
+
+
+def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float, table_conventions: bool = False):
     """Returns (placements, groups): groups are (role, [codes]) in the order of group numbers."""
     if layout not in LAYOUTS:
         raise UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
+    if table_conventions and layout == "hand_starter":
+        return _hand_and_starter(rng, codes, aspect)
+    if table_conventions and layout == "two_hands_crib_starter":
+        return _two_hands_crib_starter(rng, codes, aspect)
     tilt = lambda: rng.normal(0, 4)  # noqa: E731 - a group's own small turn
     if layout == "hand_starter":
         hand, starter = codes[:4], codes[4]

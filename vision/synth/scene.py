@@ -85,10 +85,12 @@ def _card_tint(rng, face: np.ndarray) -> np.ndarray:
 
 
 def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...] | None = None,
-                 size: tuple[int, int] = DEFAULT_SIZE, packaged_surfaces: bool = True) -> tuple[np.ndarray, dict]:
+                 size: tuple[int, int] = DEFAULT_SIZE, packaged_surfaces: bool = True,
+                 table_conventions: bool = False) -> tuple[np.ndarray, dict]:
     """Render one photo-like scene; returns (BGR uint8 image, annotation dict).
 
     ``packaged_surfaces=False`` draws only procedural table textures (used for the shipped samples).
+    ``table_conventions=True`` lays groups out as players do (see ``layouts``): bench and samples.
     """
     rng = np.random.default_rng(int(seed))
     w, h = int(size[0]), int(size[1])
@@ -101,7 +103,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
     aspect = face_w / face_h
     codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
-    placements, groups = layouts.place(rng, layout, codes, aspect)
+    placements, groups = layouts.place(rng, layout, codes, aspect, table_conventions)
 
     # Whole-layout turn: mostly near upright, often any angle.
     turn = rng.uniform(0, 360) if rng.random() < 0.4 else rng.normal(0, 12)
