@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.photo_show import PhotoShow, describe_claim
+from vision.photo_show import PhotoShow
 from vision.pipeline import Recognition
 
 ROLE_COLOURS = {"hand": (80, 200, 60), "crib": (0, 160, 255), "starter": (255, 200, 0), "unknown": (170, 170, 170)}
@@ -67,7 +67,7 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
                 lines.append((f"  {number:2d} {item.kind:8s} {' '.join(str(c) for c in item.cards)}  {item.points}",
                               kind_colour))
             if group.claim is not None:
-                lines.append((f"  {describe_claim(group.claim)}", (255, 255, 255)))
+                lines.append((f"  {group.claim.describe()}", (255, 255, 255)))
         for warning in photo_show.warnings:
             lines.append((f"! {warning}", CONFIRM_COLOUR))
     for warning in recognition.warnings:

@@ -113,7 +113,6 @@ def run_show(args) -> int:
 
 
 def format_show(photo_show) -> str:
-    from vision.photo_show import describe_claim
 
     recognition = photo_show.recognition
     source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[photo_show.starter_source]
@@ -131,7 +130,7 @@ def format_show(photo_show) -> str:
         if group.confirm:
             lines.append(f"  check: {' '.join(group.confirm)} (flagged by the recogniser: confirm before pegging)")
         if group.claim is not None:
-            lines.append(f"  {describe_claim(group.claim)}")
+            lines.append(f"  {group.claim.describe()}")
     warnings = list(photo_show.warnings) + list(recognition.warnings)
     if warnings:
         lines.append("")

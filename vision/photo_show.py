@@ -24,17 +24,6 @@ class ClaimCountError(ValueError):
     """More claims than hands to count in the photo."""
 
 
-def describe_claim(claim: ClaimResult) -> str:
-    if claim.correct:
-        return f"claimed {claim.claimed}: correct"
-    if claim.overclaim:
-        return f"claimed {claim.claimed}: {claim.overclaim} too many, the peg goes back to {claim.entitled} (no penalty)"
-    if claim.muggins:
-        verb = "takes" if claim.mode.value == "mandatory" else "may take"
-        return f"claimed {claim.claimed} of {claim.entitled}: muggins! an opponent {verb} the {claim.missed} missed"
-    return f"claimed {claim.claimed} of {claim.entitled}: {claim.missed} missed and lost (muggins is off)"
-
-
 @dataclass(frozen=True)
 class GroupShow:
     """One group of the photo and its count (``show`` is None when it cannot be scored)."""

@@ -103,19 +103,8 @@ def run_score(args: argparse.Namespace) -> int:
     print(show.spoken)
     print(f"total {show.total}")
     if claim is not None:
-        print(_claim_text(claim))
+        print(claim.describe())
     return 0
-
-
-def _claim_text(claim) -> str:
-    if claim.correct:
-        return f"claim {claim.claimed}: correct"
-    if claim.overclaim:
-        return f"claim {claim.claimed}: {claim.overclaim} too many, the peg goes back to {claim.entitled} (no penalty)"
-    if claim.muggins:
-        return (f"claim {claim.claimed}: {claim.missed} missed; muggins is {claim.mode.value}, "
-                f"an opponent {'takes' if claim.mode.value == 'mandatory' else 'may take'} them")
-    return f"claim {claim.claimed}: {claim.missed} missed and lost (muggins is off)"
 
 
 def score_batch(lines: TextIO, out: TextIO, explain: bool = False) -> int:

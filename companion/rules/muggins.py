@@ -37,6 +37,20 @@ class ClaimResult:
     def correct(self) -> bool:
         return self.claimed == self.entitled
 
+    def describe(self) -> str:
+        """One line for the players, e.g. "claimed 13 of 15: 2 missed; muggins is optional, an
+        opponent may take them" (``crib score --claim`` and ``crib show --claim`` print it)."""
+        if self.correct:
+            return f"claimed {self.claimed}: correct"
+        if self.overclaim:
+            return (f"claimed {self.claimed} of {self.entitled}: {self.overclaim} too many, "
+                    f"the peg goes back to {self.entitled} (no penalty)")
+        if self.muggins:
+            verb = "takes" if self.mode is MugginsMode.MANDATORY else "may take"
+            return (f"claimed {self.claimed} of {self.entitled}: {self.missed} missed; "
+                    f"muggins is {self.mode.value}, an opponent {verb} them")
+        return f"claimed {self.claimed} of {self.entitled}: {self.missed} missed and lost (muggins is off)"
+
     def as_json(self) -> dict:
         """The ``"claim"`` object of ``crib score --claim N --json``."""
         return {"claimed": self.claimed, "entitled": self.entitled, "muggins": self.missed,

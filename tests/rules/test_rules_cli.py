@@ -52,7 +52,7 @@ def test_score_crib_and_overclaim(capsys, monkeypatch):
 def test_score_claim_text_names_the_mode(capsys, monkeypatch):
     _, out, _ = run(capsys, monkeypatch, ["score", "5H", "5C", "6D", "JD", "--starter", "4D",
                                           "--claim", "15", "--rules", "pub"])
-    assert out.splitlines()[-1] == "claim 15: 2 missed; muggins is mandatory, an opponent takes them"
+    assert out.splitlines()[-1] == "claimed 15 of 17: 2 missed; muggins is mandatory, an opponent takes them"
 
 
 @pytest.mark.parametrize("argv, message", [
