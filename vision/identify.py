@@ -14,6 +14,12 @@ from vision.detections import Detections
 SAME_CARD_DIAGONALS = 1.1
 # Without any card box, a card's diagonal is estimated from its index (the index is ~1/5 as tall).
 INDEX_TO_CARD_DIAGONAL = 6.0
+# An index read with less than RECHECK_BELOW probability is read again from wider crops and
+# the probabilities averaged: detector boxes often clip the suit under the rank, and a wider crop
+# brings it back. Measured on 1,429 detected indices of 100 fresh scenes (models v1), reading
+# every index at all three margins: 90.3 % -> 95.2 % right, wrong reads at p >= 0.5: 30 -> 7.
+READ_MARGIN_SCALES = (1.0, 1.2, 1.4)
+RECHECK_BELOW = 0.95
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -26,6 +32,24 @@ def index_crops(pixels_bgr: np.ndarray, indices: Detections, size: int = CROP_SI
                 margin: float = CROP_MARGIN) -> np.ndarray:
     """The classifier input for every index box: Nx3xSxS float32."""
     return crops_to_tensor([crop_square(pixels_bgr, box, size, margin) for box in indices.xyxy])
+
+
+def index_log_probs(run_classifier, pixels_bgr: np.ndarray, indices: Detections, size: int = CROP_SIZE,
+                    margin: float = CROP_MARGIN, scales: tuple[float, ...] = READ_MARGIN_SCALES,
+                    recheck_below: float = RECHECK_BELOW) -> np.ndarray:
+    """(N, 52) log-probabilities of each index's card: the crop at ``margin * scales[0]``, and for
+    reads below ``recheck_below`` the mean over every scale. ``run_classifier`` maps an
+    (M, 3, S, S) batch to (M, 52) logits."""
+    if len(indices) == 0:
+        return np.zeros((0, len(CARD_CODES)), np.float32)
+    probs = softmax(np.asarray(run_classifier(index_crops(pixels_bgr, indices, size, margin * scales[0])), np.float32))
+    unsure = np.flatnonzero(probs.max(axis=1) < recheck_below)
+    if len(unsure) and len(scales) > 1:
+        again = indices[unsure]
+        batch = np.concatenate([index_crops(pixels_bgr, again, size, margin * scale) for scale in scales[1:]])
+        wider = softmax(np.asarray(run_classifier(batch), np.float32)).reshape(len(scales) - 1, len(unsure), -1)
+        probs[unsure] = (probs[unsure] + wider.sum(axis=0)) / len(scales)
+    return np.log(np.maximum(probs, 1e-12)).astype(np.float32)
 
 
 def read_logits(indices: Detections, logits: np.ndarray) -> Detections:

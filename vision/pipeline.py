@@ -19,7 +19,7 @@ import numpy as np
 from vision.classes import CARD_CLASS, CARD_CODES, DETECTOR_CLASSES, INDEX_CLASS
 from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detections import UNREAD, Detections
-from vision.identify import index_crops, merge_indices, read_logits
+from vision.identify import index_log_probs, merge_indices, read_logits
 from vision.layout import arrange
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
@@ -176,8 +176,7 @@ class Recognizer:
     def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
         if len(indices) == 0:
             return indices
-        logits = self.classifier.run(index_crops(pixels, indices, self.crop_size, self.crop_margin))
-        return read_logits(indices, logits)
+        return read_logits(indices, index_log_probs(self.classifier.run, pixels, indices, self.crop_size, self.crop_margin))
 
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels

@@ -239,7 +239,7 @@ def scripted_scene(folder: Path, layout: str, imgsz: int = 320):
 
 def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
     """Save what the committed models output on one photo: the detector rows that can matter
-    (best class score >= 0.01, of 1x6xN) and the classifier logits of the indices after NMS."""
+    (best class score >= 0.01, of 1x6xN) and the classifier's log-probabilities of the indices after NMS."""
     from vision.decode import read_photo
     from vision.letterbox import Letterbox
     from vision.postprocess import postprocess
@@ -251,8 +251,8 @@ def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
     raw = recognizer.detector.run(letterbox.to_tensor(pixels))
     raw = raw[:, :, raw[0, 4:].max(axis=0) >= 0.01]
     indices = postprocess(raw, letterbox, width, height).of_class(INDEX_CLASS)
-    from vision.identify import index_crops
+    from vision.identify import index_log_probs
 
-    logits = recognizer.classifier.run(index_crops(pixels, indices, recognizer.crop_size, recognizer.crop_margin))
+    logits = index_log_probs(recognizer.classifier.run, pixels, indices, recognizer.crop_size, recognizer.crop_margin)
     np.savez_compressed(out_npz, raw=raw.astype(np.float32), logits=logits.astype(np.float32),
                         size=np.array([width, height]), imgsz=np.array(recognizer.detector_size))

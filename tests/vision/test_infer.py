@@ -12,7 +12,7 @@ from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
 from vision.decode import (EmptyImageError, ImageNotFoundError, NotAFileError, NotAnImageError,
                            TruncatedImageError, decode_photo, photo_from_array, read_photo)
 from vision.detections import UNREAD, Detections
-from vision.identify import merge_indices, read_logits, softmax
+from vision.identify import READ_MARGIN_SCALES, index_log_probs, merge_indices, read_logits, softmax
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
 from vision.pipeline import MAX_CARDS, interpret
@@ -220,6 +220,31 @@ def test_boxes_are_reported_in_the_photo_frame_of_a_downscaled_decode():
     row = codes.index("5D")
     assert result.card("5D").box == pytest.approx(tuple(card_boxes[row] * 2), abs=1e-3)
     assert (result.width, result.height) == (2560, 1920)
+
+
+def test_unsure_indices_are_read_again_from_wider_crops_and_averaged():
+    pixels = np.full((200, 300, 3), 255, np.uint8)
+    indices = Detections([[10, 10, 30, 40], [100, 50, 120, 80]], [0.9, 0.8], [INDEX_CLASS] * 2)
+    sure, unsure, wider = np.zeros(52), np.zeros(52), np.zeros(52)
+    sure[CARD_INDEX["5H"]] = 20.0  # p ~ 1
+    unsure[CARD_INDEX["6H"]] = 1.0  # p ~ 0.05: below the recheck line
+    wider[CARD_INDEX["8H"]] = 20.0
+    batches = []
+
+    def classifier(batch):
+        batches.append(batch.shape)
+        if len(batches) == 1:
+            return np.stack([sure, unsure])
+        return np.stack([wider] * len(batch))
+
+    probs = np.exp(index_log_probs(classifier, pixels, indices, 64, 1.25))
+    assert batches == [(2, 3, 64, 64), ((len(READ_MARGIN_SCALES) - 1), 3, 64, 64)]  # only the unsure one again
+    assert probs[0].argmax() == CARD_INDEX["5H"] and probs[0].max() > 0.99
+    first = softmax(unsure[None])[0]
+    expected = (first + (len(READ_MARGIN_SCALES) - 1) * softmax(wider[None])[0]) / len(READ_MARGIN_SCALES)
+    assert np.allclose(probs[1], expected, atol=1e-5) and probs[1].argmax() == CARD_INDEX["8H"]
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert index_log_probs(classifier, pixels, indices[:0]).shape == (0, 52)
 
 
 # ---- runtimes -----------------------------------------------------------------------------------
