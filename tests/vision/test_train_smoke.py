@@ -35,3 +35,6 @@ def test_quick_training_writes_loadable_models(tmp_path):
     assert any("classifier epoch 1/1" in m for m in messages)
     saved = json.loads((work / "train_report.json").read_text())
     assert saved["recipe"]["detector"]["epochs"] == 1
+    # the fine-tune stage continues from stage 1 and stops after its one epoch of a 2-epoch schedule
+    epochs_run = (work / "runs" / "detector_stage2" / "results.csv").read_text().strip().splitlines()[1:]
+    assert [row.split(",")[0] for row in epochs_run] == ["1"]

@@ -10,6 +10,18 @@ from vision.train.ultralytics_env import offline_ultralytics
 
 
 @dataclass(frozen=True)
+class FinetuneStage:
+    """More epochs from the previous stage's final weights: no mosaic, no warm-up, the rate
+    decaying linearly from lr0 to lr0 * lrf over ``epochs``; ``stop_after`` ends the stage
+    early (the schedule still spans ``epochs``), as when a time box runs out."""
+
+    epochs: int
+    lr0: float
+    lrf: float
+    stop_after: int | None = None
+
+
+@dataclass(frozen=True)
 class DetectorRecipe:
     model_yaml: str = "yolo11n.yaml"
     imgsz: int = 512
@@ -28,9 +40,9 @@ class DetectorRecipe:
     degrees: float = 0.0  # scenes already turn cards any angle
     fliplr: float = 0.5
     cache: bool | str = "ram"
-    # Stage 2: more epochs from stage 1's final weights, low fixed rate, no mosaic, no warm-up.
-    finetune_epochs: int = 1
-    finetune_lr0: float = 0.0004
+    # Stages 2, 3, ...: each continues from the previous stage's last weights. Stage 2 (one
+    # epoch at a low rate) was measured first; stage 3 is the longer run that followed it.
+    finetune: tuple[FinetuneStage, ...] = (FinetuneStage(1, 0.0004, 0.25), FinetuneStage(8, 0.001, 0.05))
 
 
 def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu") -> Path:
@@ -48,18 +60,37 @@ def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: 
         lrf=recipe.lrf, warmup_epochs=recipe.warmup_epochs,
     )
     weights = work / "runs" / "detector" / "weights" / "last.pt"
-    if recipe.finetune_epochs > 0:
-        stage2 = YOLO(str(weights))
-        stage2.train(
-            data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, epochs=recipe.finetune_epochs,
+    return finetune_detector(weights, data_yaml, work, recipe, device)
+
+
+def finetune_detector(weights: Path, data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu",
+                      first_stage: int = 0) -> Path:
+    """Run fine-tune stages ``first_stage``... from ``weights``; returns the final weights (.pt)."""
+    offline_ultralytics(work / "ultralytics")
+    from ultralytics import YOLO
+
+    for number, stage in enumerate(recipe.finetune[first_stage:], start=first_stage + 2):
+        name = f"detector_stage{number}"
+        model = YOLO(str(weights))
+        if stage.stop_after is not None:
+            model.add_callback("on_fit_epoch_end", _stop_after(stage.stop_after))
+        model.train(
+            data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, epochs=stage.epochs,
             batch=recipe.batch, device=device, workers=0, amp=False, plots=False, seed=recipe.seed,
-            deterministic=True, project=str((work / "runs").resolve()), name="detector_finetune", exist_ok=True,
+            deterministic=True, project=str((work / "runs").resolve()), name=name, exist_ok=True,
             verbose=False, mosaic=0.0, close_mosaic=0, scale=recipe.scale, degrees=recipe.degrees,
-            fliplr=recipe.fliplr, cache=recipe.cache, optimizer=recipe.optimizer, lr0=recipe.finetune_lr0,
-            lrf=0.25, warmup_epochs=0.0,
+            fliplr=recipe.fliplr, cache=recipe.cache, optimizer=recipe.optimizer, lr0=stage.lr0,
+            lrf=stage.lrf, warmup_epochs=0.0,
         )
-        weights = work / "runs" / "detector_finetune" / "weights" / "last.pt"
+        weights = work / "runs" / name / "weights" / "last.pt"
     return weights
+
+
+def _stop_after(epochs: int):
+    def stop(trainer) -> None:
+        if trainer.epoch + 1 >= epochs:
+            trainer.stop = True
+    return stop
 
 
 def export_detector(weights: Path, out: Path, imgsz: int, work: Path) -> Path:

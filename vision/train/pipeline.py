@@ -17,7 +17,7 @@ import numpy as np
 from vision.classes import CARD_CODES, DETECTOR_CLASSES
 from vision.crops import CROP_MARGIN, CROP_SIZE
 from vision.train.classifier import ClassifierRecipe
-from vision.train.detector import DetectorRecipe
+from vision.train.detector import DetectorRecipe, FinetuneStage
 
 SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
 MODEL_VERSION = "1"
@@ -40,7 +40,8 @@ FULL = TrainRecipe()
 QUICK = TrainRecipe(
     detector_images=6, detector_val_images=2, detector_longest=256, crop_scenes=3, crop_val_scenes=1,
     crops_per_index=1, decks=("kennard",),
-    detector=DetectorRecipe(imgsz=128, epochs=1, batch=4, cache=False, mosaic=0.0, close_mosaic=0),
+    detector=DetectorRecipe(imgsz=128, epochs=1, batch=4, cache=False, mosaic=0.0, close_mosaic=0,
+                            finetune=(FinetuneStage(2, 0.001, 0.5, stop_after=1),)),
     classifier=ClassifierRecipe(epochs=1, batch=32),
 )
 
