@@ -78,7 +78,8 @@ def score_scene(result, annotation) -> dict:
             "found": len(truth_visible & set(reported)), "flagged": len(flagged),
             "flagged_wrong": sum(1 for c in flagged if c.card not in truth_all),
             "false": sorted(set(reported) - truth_all), "missed": sorted(truth_visible - set(reported)),
-            "groups_ok": groups_ok, "partition_ok": partition_ok, "layout": annotation["layout"]}
+            "groups_ok": groups_ok, "partition_ok": partition_ok, "layout": annotation["layout"],
+            "unread": len(result.unread_boxes)}
 
 
 def run_pipeline(recognizer, jpegs: list[bytes]) -> tuple[list, list[float]]:
@@ -144,6 +145,8 @@ def main(argv=None) -> int:
     print(f"recall    {recall:.4%}  (target >= {TARGET_RECALL:.1%})  {'PASS' if recall >= TARGET_RECALL else 'FAIL'}")
     print(f"flagged for confirmation: {flagged} cards ({flagged_wrong} of them wrong); "
           f"precision of unflagged cards {precision_unflagged:.4%}")
+    print(f"card boxes reported without a name (no index read surely; the player checks them): "
+          f"{sum(s['unread'] for s in scores)}")
     if layout_scores:
         per = ", ".join(f"{k} {np.mean(v):.0%} of {len(v)}" for k, v in sorted(by_layout.items()))
         partitions = [s["partition_ok"] for s in scores if s["partition_ok"] is not None]

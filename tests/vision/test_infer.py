@@ -15,7 +15,7 @@ from vision.detections import UNREAD, Detections
 from vision.identify import READ_MARGIN_SCALES, index_log_probs, merge_indices, read_logits, softmax
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
-from vision.pipeline import MAX_CARDS, interpret
+from vision.pipeline import MAX_CARDS, READ_FLOOR, interpret
 from vision.postprocess import box_iou, decode_raw, nms, nms_per_class, postprocess
 from vision.runtime import ModelFileError, OnnxModel
 
@@ -364,6 +364,42 @@ def test_two_corners_of_one_card_that_disagree_make_one_card_to_confirm():
     assert any("read 5S and 6S" in w for w in result.warnings)
     hand = next(g for g in result.groups if g.role == "hand")
     assert sorted(hand.cards) == ["5C", "5H", "5S", "JD"]
+
+
+def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+    five = codes.index("5C")
+    card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
+    card_id[[2 * five, 2 * five + 1]] = CARD_INDEX["7C"]  # both corners of 5C read 7C, barely
+    card_conf[[2 * five, 2 * five + 1]] = READ_FLOOR * 0.5
+    unsure = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
+    result = interpret(unsure, cards, photo, "unsure")
+    assert sorted(c.card for c in result.cards) == sorted(set(codes) - {"5C"})  # neither 7C nor 5C
+    assert len(result.unread_boxes) == 1 and np.allclose(result.unread_boxes[0], card_boxes[five])
+    assert any("no readable index (best guess 7C" in w and "check it" in w for w in result.warnings)
+    hand = next(g for g in result.groups if g.role == "hand")  # still a hand: 3 read + 1 unread
+    assert sorted(hand.cards) == ["5H", "5S", "JD"]
+    # Just above the floor the read is a card, flagged for the player to confirm.
+    card_conf[[2 * five, 2 * five + 1]] = READ_FLOOR * 1.2
+    named = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
+                      cards, photo, "named")
+    assert named.card("7C").confirm and named.unread_boxes == ()
+
+
+def test_an_unsure_stray_read_on_a_card_read_otherwise_is_said_and_ignored():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    x1, y1, x2, y2 = card_boxes[codes.index("5S")]
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    pip = Detections([[cx - 8, cy - 12, cx + 8, cy + 12]], [0.4], [INDEX_CLASS], [CARD_INDEX["9D"]],
+                     [0.2], [CARD_INDEX["9H"]], [0.1])  # a pip in the middle of 5S, read 9D at 0.08
+    result = interpret(Detections.concatenate([indices, pip]), cards,
+                       photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "pip")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert result.unread_boxes == ()
+    assert any("ignored an unsure corner read (9D, 0.08)" in w for w in result.warnings)
 
 
 def test_an_index_over_a_neighbours_box_is_not_taken_for_a_misread():
