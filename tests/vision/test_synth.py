@@ -174,7 +174,16 @@ def test_gimp_pattern_reader(tmp_path):
 
 
 def test_every_training_deck_is_known_and_unknown_deck_rejected():
+    from vision.synth.art import EVAL_DECKS
+    from vision.synth.scene import _pick_deck
+    from vision.train.pipeline import FULL
+
     assert "kennard" in TRAIN_DECKS and not any(d.startswith("anglo") for d in TRAIN_DECKS)
+    assert set(EVAL_DECKS).isdisjoint(TRAIN_DECKS) and FULL.decks is None  # training: TRAIN_DECKS only
+    rng = np.random.default_rng(0)
+    assert {_pick_deck(rng, None) for _ in range(500)} == set(TRAIN_DECKS)  # evaluation decks only when asked
+    refused = _crib("synth", "--out", "/tmp/never-written", "--n", "1", "--deck", "anglo")  # no training data
+    assert refused.returncode == 2 and "unknown deck 'anglo'" in refused.stderr
     with pytest.raises(ValueError, match="unknown deck"):
         render_scene(1, decks=("bicycle",), size=SMALL)
     with pytest.raises(ValueError, match="unknown layout"):

@@ -39,6 +39,10 @@ AISLERIOT_THEMES = (
 FOUR_INDEX_DECKS = frozenset({"dondorf"})
 
 TRAIN_DECKS: tuple[str, ...] = ("kennard", "kennard-bf", "svg-cards") + AISLERIOT_THEMES
+# Casino-style designs never used to train or tune: only rendered on request (bench/vision.py
+# --decks) to measure how the models do on deck designs they have not seen.
+EVAL_DECKS: tuple[str, ...] = ("anglo", "anglo_poker", "anglo_modern")
+KNOWN_DECKS: tuple[str, ...] = TRAIN_DECKS + EVAL_DECKS
 SHIPPABLE_DECKS: tuple[str, ...] = ("kennard",)  # CC0: the only art used for committed samples
 
 
@@ -47,7 +51,7 @@ class ArtError(OSError):
 
 
 class UnknownDeckError(ValueError):
-    """A deck name that is not one of TRAIN_DECKS."""
+    """A deck name that is not one of KNOWN_DECKS."""
 
 
 @dataclass(frozen=True)
@@ -239,8 +243,8 @@ def _build_deck(name: str, folder: Path) -> None:
 
 def ensure_deck(name: str) -> Path:
     """Render ``name`` into the cache if it is not there yet; returns its folder."""
-    if name not in TRAIN_DECKS:
-        raise UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(TRAIN_DECKS)}")
+    if name not in KNOWN_DECKS:
+        raise UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(KNOWN_DECKS)}")
     folder = cache_dir() / name
     if not (folder / "indices.json").exists():
         _build_deck(name, folder)

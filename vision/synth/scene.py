@@ -70,10 +70,10 @@ def _fit(rng, placements, aspect, w, h):
 
 
 def _pick_deck(rng, decks):
-    names = tuple(decks) if decks else art.TRAIN_DECKS
+    names = tuple(decks) if decks else art.TRAIN_DECKS  # evaluation decks only when asked for
     for name in names:
-        if name not in art.TRAIN_DECKS:
-            raise art.UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(art.TRAIN_DECKS)}")
+        if name not in art.KNOWN_DECKS:
+            raise art.UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(art.KNOWN_DECKS)}")
     return names[int(rng.integers(len(names)))]
 
 
