@@ -25,7 +25,7 @@ from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
 from vision.postprocess import box_containment, nms_per_class, postprocess
 from vision.runtime import OnnxModel
-from vision.zoom import zoom_regions
+from vision.zoom import cards_to_look_at_closer, zoom_regions
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_CONF = 0.5  # a card read with less confidence is flagged for the player to confirm
@@ -38,9 +38,10 @@ MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): no
 DUPLICATE_INSIDE = 0.8  # an unread card box this much inside a read card's box is a second box of that card
 # A card read with less confidence than this (detector score x classifier probability) is more
 # often wrong than right: it is kept as a card whose index could not be read, its best guess in
-# the warning, not reported as that card. Set on rendered scenes that neither training nor the
-# bench use (seeds 8,500,000+): below 0.15 a read was wrong 71 times and right 26.
-READ_FLOOR = 0.15
+# the warning, not reported as that card. Set with models v2 on 150 rendered scenes that neither
+# training nor the bench use (seeds 8,500,000+): reads under 0.25 were wrong 37 times and right
+# 19; 0.25-0.30: 13 right, 7 wrong; 0.30 and over: 986 right, 4 wrong.
+READ_FLOOR = 0.25
 
 
 class ModelConfigError(ValueError):
@@ -165,12 +166,15 @@ class Recognizer:
 
     def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
         """Index and card boxes in photo pixels, with the ms spent in the model and in NMS.
-        With ``zoom``, indices are looked for again, closer, where the first pass found cards."""
+        With ``zoom``, indices are looked for again, closer, around the cards on which the first
+        pass found no sure index."""
         times = [0.0, 0.0]
         detections = self._detect_region(pixels, times=times)
         if self.zoom:
             height, width = pixels.shape[:2]
-            regions = zoom_regions(detections.of_class(CARD_CLASS).xyxy, width, height)
+            cards, indices = detections.of_class(CARD_CLASS), detections.of_class(INDEX_CLASS)
+            closer_look = cards_to_look_at_closer(cards.xyxy, indices.xyxy, indices.confidence)
+            regions = zoom_regions(cards.xyxy[closer_look], width, height)
             closer = [self._detect_region(pixels, region, times).of_class(INDEX_CLASS) for region in regions]
             start = time.perf_counter()
             indices = nms_per_class(Detections.concatenate([detections.of_class(INDEX_CLASS), *closer]))

@@ -9,6 +9,25 @@ import numpy as np
 REGION_MARGIN = 0.04  # of the photo's long side, around the cards' union
 MAX_REGION_SHARE = 0.7  # a cards' region longer than this share of the photo: use tiles instead
 TILE_SHARE = 0.6  # tiles are 0.6 of the photo each way (2x2, overlapping by a fifth)
+# A card whose box already holds an index the first pass is this sure of needs no closer look:
+# each closer pass costs a whole detector run. Models v2 on 150 scenes of seeds 8,500,000+
+# (neither training nor bench), recall / median ms: every card 87.2 % / 172, 0.7 86.7 % / 166,
+# 0.65 86.1 % / 142, 0.6 85.9 % / 86, 0.5 85.4 % / 74, no closer pass 73.0 % / 47.
+SURE_INDEX = 0.6
+
+
+def cards_to_look_at_closer(card_boxes: np.ndarray, index_boxes: np.ndarray, index_scores: np.ndarray,
+                            sure: float | None = None) -> np.ndarray:
+    """Mask of the card boxes that hold no index centre scored ``sure`` or more."""
+    sure = SURE_INDEX if sure is None else sure
+    cards = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
+    indices = np.asarray(index_boxes, dtype=np.float32).reshape(-1, 4)[np.asarray(index_scores) >= sure]
+    if len(indices) == 0:
+        return np.ones(len(cards), bool)
+    centres = (indices[:, :2] + indices[:, 2:]) / 2
+    inside = ((centres[None, :, 0] >= cards[:, None, 0]) & (centres[None, :, 0] <= cards[:, None, 2])
+              & (centres[None, :, 1] >= cards[:, None, 1]) & (centres[None, :, 1] <= cards[:, None, 3]))
+    return ~inside.any(axis=1)
 
 
 def zoom_regions(card_boxes: np.ndarray, width: int, height: int) -> list[tuple[int, int, int, int]]:

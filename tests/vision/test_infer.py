@@ -432,6 +432,17 @@ def test_min_cost_assignment_is_optimal_against_brute_force():
         assert total(got) == pytest.approx(best)
 
 
+def test_only_cards_without_a_sure_index_get_a_closer_look():
+    from vision.zoom import SURE_INDEX, cards_to_look_at_closer
+
+    cards = np.array([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], np.float32)
+    indices = np.array([[5, 5, 20, 30], [205, 5, 220, 30], [600, 600, 610, 620]], np.float32)
+    scores = np.array([SURE_INDEX + 0.1, SURE_INDEX - 0.1, 0.99])  # sure on card 0, unsure on 1, none on 2
+    assert cards_to_look_at_closer(cards, indices, scores).tolist() == [False, True, True]
+    assert cards_to_look_at_closer(cards, indices[:0], scores[:0]).tolist() == [True, True, True]
+    assert cards_to_look_at_closer(cards, indices, scores, sure=0.0).tolist() == [False, False, True]
+
+
 def test_zoom_regions_cover_the_cards_closer():
     from vision.zoom import zoom_regions
 

@@ -42,7 +42,7 @@ class DetectorRecipe:
     cache: bool | str = "ram"
     # Stages 2, 3, ...: each continues from the previous stage's last weights. Stage 2 (one
     # epoch at a low rate) was measured first; stage 3 is the longer run that followed it.
-    finetune: tuple[FinetuneStage, ...] = (FinetuneStage(1, 0.0004, 0.25), FinetuneStage(8, 0.001, 0.05))
+    finetune: tuple[FinetuneStage, ...] = (FinetuneStage(1, 0.0004, 0.25), FinetuneStage(8, 0.001, 0.05, stop_after=7))
 
 
 def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu") -> Path:
