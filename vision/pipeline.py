@@ -212,7 +212,8 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     outlines = assign_outlines(identities, card_boxes)
     cards, index_score = outlines.cards, outlines.index_score
     guessed = (cards.card_id != UNREAD) & (cards.card_confidence < READ_FLOOR)
-    guesses = {int(i): (cards.codes[i], float(cards.card_confidence[i])) for i in np.flatnonzero(guessed)}
+    guess = np.array([f"{code}, {p:.2f}" if unsure else None  # row-aligned, filtered with the cards
+                      for code, p, unsure in zip(cards.codes, cards.card_confidence, guessed)], object)
     if guessed.any():  # too unsure to name: the card stays, unread
         card_id = np.where(guessed, UNREAD, cards.card_id)
         cards = cards.with_cards(card_id, np.where(guessed, 0.0, cards.card_confidence),
@@ -242,12 +243,10 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     stray = guessed & (outlines.estimated | inside_read)
     for i in np.flatnonzero(stray):
         where = "with no card around it" if outlines.estimated[i] else "on a card read otherwise"
-        warnings.append(f"ignored an unsure corner read ({guesses[i][0]}, {guesses[i][1]:.2f}) {where}")
+        warnings.append(f"ignored an unsure corner read ({guess[i]}) {where}")
     keep = ((read & ~weak) | (~read & ~guessed & (cards.confidence >= conf) & ~inside_read)
             | (guessed & ~stray))
-    kept_rows = np.flatnonzero(keep)
-    cards, read, disputed = cards[keep], read[keep], disputed[keep]
-    guesses = {int(np.searchsorted(kept_rows, i)): g for i, g in guesses.items() if keep[i]}
+    cards, read, disputed, guess = cards[keep], read[keep], disputed[keep], guess[keep]
     layout = arrange(cards.xyxy, read)
     warnings.extend(layout.warnings)
 
@@ -279,8 +278,8 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     unread_rows = np.flatnonzero(~read)
     unread = tuple(tuple(float(v) * photo.scale for v in cards.xyxy[i]) for i in unread_rows)
     for row, box in zip(unread_rows, unread):
-        guess = f" (best guess {guesses[row][0]}, {guesses[row][1]:.2f})" if row in guesses else ""
-        warnings.append(f"a card at [{', '.join(f'{v:.0f}' for v in box)}] has no readable index{guess}: check it")
+        best = f" (best guess {guess[row]})" if guess[row] else ""
+        warnings.append(f"a card at [{', '.join(f'{v:.0f}' for v in box)}] has no readable index{best}: check it")
     if not ordered:
         warnings.insert(0, "no card found in the photo")
     elif len(ordered) > MAX_CARDS:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.identify import points_in_boxes
+
 REGION_MARGIN = 0.04  # of the photo's long side, around the cards' union
 MAX_REGION_SHARE = 0.7  # a cards' region longer than this share of the photo: use tiles instead
 TILE_SHARE = 0.6  # tiles are 0.6 of the photo each way (2x2, overlapping by a fifth)
@@ -22,12 +24,8 @@ def cards_to_look_at_closer(card_boxes: np.ndarray, index_boxes: np.ndarray, ind
     sure = SURE_INDEX if sure is None else sure
     cards = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
     indices = np.asarray(index_boxes, dtype=np.float32).reshape(-1, 4)[np.asarray(index_scores) >= sure]
-    if len(indices) == 0:
-        return np.ones(len(cards), bool)
     centres = (indices[:, :2] + indices[:, 2:]) / 2
-    inside = ((centres[None, :, 0] >= cards[:, None, 0]) & (centres[None, :, 0] <= cards[:, None, 2])
-              & (centres[None, :, 1] >= cards[:, None, 1]) & (centres[None, :, 1] <= cards[:, None, 3]))
-    return ~inside.any(axis=1)
+    return ~points_in_boxes(centres, cards, tolerance=0.0).any(axis=0)
 
 
 def zoom_regions(card_boxes: np.ndarray, width: int, height: int) -> list[tuple[int, int, int, int]]:
