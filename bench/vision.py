@@ -128,8 +128,10 @@ def main(argv=None) -> int:
         rendered = list(pool.map(_render, [(seed, decks) for seed in seeds], chunksize=4))
     jpegs = [r[0] for r in rendered]
     annotations = [r[1] for r in rendered]
-    print(f"rendered {args.n} scenes (seeds {seeds[0]}..{seeds[-1]}, none used in training; decks: "
-          f"{', '.join(decks) + ' (never trained on)' if decks and set(decks) <= set(EVAL_DECKS) else ', '.join(decks) if decks else 'the training designs'}) "
+    deck_label = ", ".join(decks) if decks else "the training designs"
+    if decks and set(decks) <= set(EVAL_DECKS):
+        deck_label += " (never trained on)"
+    print(f"rendered {args.n} scenes (seeds {seeds[0]}..{seeds[-1]}, none used in training; decks: {deck_label}) "
           f"in {time.perf_counter() - t0:.1f} s; mean JPEG {np.mean([len(j) for j in jpegs]) / 1024:.0f} KiB")
 
     zoom = False if args.no_zoom else None  # None: as models.json says (default on)

@@ -45,18 +45,24 @@ class DetectorRecipe:
     finetune: tuple[FinetuneStage, ...] = (FinetuneStage(1, 0.0004, 0.25), FinetuneStage(8, 0.001, 0.05, stop_after=7))
 
 
+def _common_train_args(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str) -> dict:
+    """What every stage passes to ultralytics: data, size, seed, augmentation, optimizer."""
+    return dict(
+        data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, batch=recipe.batch, device=device, workers=0,
+        amp=False, plots=False, seed=recipe.seed, deterministic=True, project=str((work / "runs").resolve()),
+        exist_ok=True, verbose=False, scale=recipe.scale, degrees=recipe.degrees, fliplr=recipe.fliplr,
+        cache=recipe.cache, optimizer=recipe.optimizer,
+    )
+
+
 def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu") -> Path:
-    """Train from scratch; returns the path of the best weights (.pt)."""
+    """Train from scratch, then every fine-tune stage; returns the final stage's last weights (.pt)."""
     offline_ultralytics(work / "ultralytics")
     from ultralytics import YOLO
 
-    model = YOLO(recipe.model_yaml)
-    model.train(
-        data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, epochs=recipe.epochs, batch=recipe.batch,
-        device=device, workers=0, amp=False, plots=False, seed=recipe.seed, deterministic=True,
-        project=str((work / "runs").resolve()), name="detector", exist_ok=True, verbose=False,
-        mosaic=recipe.mosaic, close_mosaic=recipe.close_mosaic, scale=recipe.scale, degrees=recipe.degrees,
-        fliplr=recipe.fliplr, cache=recipe.cache, pretrained=False, optimizer=recipe.optimizer, lr0=recipe.lr0,
+    YOLO(recipe.model_yaml).train(
+        **_common_train_args(data_yaml, work, recipe, device), name="detector", epochs=recipe.epochs,
+        mosaic=recipe.mosaic, close_mosaic=recipe.close_mosaic, pretrained=False, lr0=recipe.lr0,
         lrf=recipe.lrf, warmup_epochs=recipe.warmup_epochs,
     )
     weights = work / "runs" / "detector" / "weights" / "last.pt"
@@ -75,12 +81,8 @@ def finetune_detector(weights: Path, data_yaml: Path, work: Path, recipe: Detect
         if stage.stop_after is not None:
             model.add_callback("on_fit_epoch_end", _stop_after(stage.stop_after))
         model.train(
-            data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, epochs=stage.epochs,
-            batch=recipe.batch, device=device, workers=0, amp=False, plots=False, seed=recipe.seed,
-            deterministic=True, project=str((work / "runs").resolve()), name=name, exist_ok=True,
-            verbose=False, mosaic=0.0, close_mosaic=0, scale=recipe.scale, degrees=recipe.degrees,
-            fliplr=recipe.fliplr, cache=recipe.cache, optimizer=recipe.optimizer, lr0=stage.lr0,
-            lrf=stage.lrf, warmup_epochs=0.0,
+            **_common_train_args(data_yaml, work, recipe, device), name=name, epochs=stage.epochs,
+            mosaic=0.0, close_mosaic=0, lr0=stage.lr0, lrf=stage.lrf, warmup_epochs=0.0,
         )
         weights = work / "runs" / name / "weights" / "last.pt"
     return weights
