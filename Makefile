@@ -7,7 +7,7 @@ CRIB := $(VENV)/bin/crib
 
 # Debian packages the project needs: card art + SVG renderer and surfaces (vision),
 # AVR toolchain + simavr (hardware), GL + virtual display (Kivy).
-DEB_PACKAGES := librsvg2-bin gnome-cards-data gimp-data gnome-backgrounds fonts-dejavu-core \
+DEB_PACKAGES := librsvg2-bin gnome-cards-data kdegames-card-data-kf5 gimp-data gnome-backgrounds fonts-dejavu-core \
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1 avrdude socat \
 	libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1 xvfb xauth
 

@@ -13,6 +13,7 @@ import pytest
 from vision.classes import CARD_CODES
 from vision.synth import LAYOUTS, TRAIN_DECKS, render_scene, scene_seed
 from vision.synth.art import find_corner_index, load_deck
+from vision.synth.kde_art import KDE_THEMES
 from vision.synth.dataset import image_size, write_dataset, yolo_lines
 from vision.synth.surfaces import PatternFormatError, read_gimp_pattern
 
@@ -157,6 +158,44 @@ def test_kennard_indices_sit_in_opposite_corners():
         assert bottom[0] > 0.7 * w and bottom[1] > 0.65 * h
 
 
+@pytest.mark.parametrize("name", sorted(KDE_THEMES))
+def test_kde_deck_indices_sit_in_opposite_corners(name):
+    """Every face of the KDE decks: one rank-over-suit box in the top-left corner, its mirror in the
+    bottom-right, inside the card, and found on the face itself (the deck's median box is the
+    fallback; a deck where many faces fall back would show here as identical boxes)."""
+    deck = load_deck(name)
+    assert sorted(deck.faces) == sorted(CARD_CODES)
+    tops = []
+    for code, face in deck.faces.items():
+        h, w = face.shape[:2]
+        assert 0.6 < w / h < 0.8, (code, w, h)
+        assert len(deck.indices[code]) == 2
+        top, bottom = deck.indices[code]
+        assert 0 <= top[0] < top[2] < 0.34 * w and 0 <= top[1] < top[3] < 0.4 * h, (code, top)
+        assert w >= bottom[2] > bottom[0] > 0.66 * w and h >= bottom[3] > bottom[1] > 0.6 * h, (code, bottom)
+        assert np.allclose(bottom, (w - top[2], h - top[3], w - top[0], h - top[1]))
+        assert top[3] - top[1] > 0.9 * (top[2] - top[0])  # rank over suit: taller than wide
+        found = find_corner_index(face)
+        tops.append(found is not None and np.allclose(found, top))
+    assert sum(tops) >= 40  # found on the face itself; the median fallback only where art touches the index
+
+
+def test_kde_cards_by_element_id_and_embedded_bitmaps():
+    import base64
+
+    from vision.synth.kde_art import _embedded_png, element_id
+
+    assert [element_id(c) for c in ("AC", "TH", "JS", "QD", "KH", "7C")] == \
+        ["1_club", "10_heart", "jack_spade", "queen_diamond", "king_heart", "7_club"]
+    bitmap = np.zeros((12, 8, 3), np.uint8)
+    bitmap[:, :, 2] = 200
+    data = base64.b64encode(cv2.imencode(".png", bitmap)[1].tobytes()).decode()
+    svg = f'<svg><image\n id="1_club" width="8" height="12"\n xlink:href="data:image/png;base64,{data[:20]}\n{data[20:]}" /></svg>'
+    face = _embedded_png(svg, "1_club")
+    assert face.shape == (12, 8, 4) and face[0, 0, 2] == 200 and face[0, 0, 3] == 255
+    assert _embedded_png(svg, "2_club") is None
+
+
 def test_gimp_pattern_reader(tmp_path):
     import struct
 
@@ -174,14 +213,15 @@ def test_gimp_pattern_reader(tmp_path):
 
 
 def test_every_training_deck_is_known_and_unknown_deck_rejected():
-    from vision.synth.art import EVAL_DECKS
+    from vision.synth.art import EVAL_DECKS, V2_DECKS
     from vision.synth.scene import _pick_deck
     from vision.train.pipeline import FULL
 
     assert "kennard" in TRAIN_DECKS and not any(d.startswith("anglo") for d in TRAIN_DECKS)
     assert set(EVAL_DECKS).isdisjoint(TRAIN_DECKS) and FULL.decks is None  # training: TRAIN_DECKS only
     rng = np.random.default_rng(0)
-    assert {_pick_deck(rng, None) for _ in range(500)} == set(TRAIN_DECKS)  # evaluation decks only when asked
+    assert {_pick_deck(rng, None, "v3") for _ in range(800)} == set(TRAIN_DECKS)  # evaluation decks only when asked
+    assert {_pick_deck(rng, None) for _ in range(500)} == set(V2_DECKS)  # the default mix: models v2's decks
     refused = _crib("synth", "--out", "/tmp/never-written", "--n", "1", "--deck", "anglo")  # no training data
     assert refused.returncode == 2 and "unknown deck 'anglo'" in refused.stderr
     with pytest.raises(ValueError, match="unknown deck"):
@@ -260,3 +300,21 @@ def test_table_conventions_keep_groups_apart_and_the_crib_by_the_starter(layout)
         if layout == "two_hands_crib_starter":
             assert by_distance[0][1] == "crib" and by_distance[1][0] >= CRIB_NEARER * by_distance[0][0], seed
         assert role_of[codes[0]] == "hand"
+
+
+@pytest.mark.parametrize("stem", ["fan_glare_finger", "two_hands_crib_starter_turned"])
+def test_default_mix_still_renders_the_committed_samples(stem):
+    """The "v2" mix (the default) is the data models v2 were trained on: new decks, layouts and
+    looks must not change it. The committed sample photos were rendered with it."""
+    from pathlib import Path
+
+    from vision.synth.samples import SAMPLE_DECKS, SAMPLES
+
+    folder = Path(__file__).resolve().parents[2] / "sample_images"
+    _, layout, seed = next(s for s in SAMPLES if s[0] == stem)
+    image, ann = render_scene(seed, layout=layout, decks=SAMPLE_DECKS, packaged_surfaces=False, table_conventions=True)
+    committed = json.loads((folder / f"{stem}.json").read_text())
+    ann["image"] = committed["image"]
+    assert ann == committed
+    shipped = cv2.imread(str(folder / f"{stem}.jpg")).astype(np.float32)
+    assert np.abs(shipped - image).mean() < 2.0  # the same pixels, up to the JPEG

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_CODES, RANKS, SUITS
+from vision.synth.kde_art import KDE_THEMES, faces_kde
 
 FACE_HEIGHT = 480
 ART_VERSION = "2"  # bump when rendering or index finding changes: invalidates the cache
@@ -38,7 +39,9 @@ AISLERIOT_THEMES = (
 # Decks printed with an index in all four corners (checked by eye on the rendered sheets).
 FOUR_INDEX_DECKS = frozenset({"dondorf"})
 
-TRAIN_DECKS: tuple[str, ...] = ("kennard", "kennard-bf", "svg-cards") + AISLERIOT_THEMES
+# The decks the committed models (v2) were trained on: the default mix keeps rendering them.
+V2_DECKS: tuple[str, ...] = ("kennard", "kennard-bf", "svg-cards") + AISLERIOT_THEMES
+TRAIN_DECKS: tuple[str, ...] = V2_DECKS + tuple(KDE_THEMES)
 # Casino-style designs never used to train or tune: only rendered on request (bench/vision.py
 # --decks) to measure how the models do on deck designs they have not seen.
 EVAL_DECKS: tuple[str, ...] = ("anglo", "anglo_poker", "anglo_modern")
@@ -228,6 +231,8 @@ def _build_deck(name: str, folder: Path) -> None:
             faces = _faces_kennard(work, "2color-bf")
         elif name == "svg-cards":
             faces = _faces_svg_cards(work)
+        elif name in KDE_THEMES:
+            faces = faces_kde(work, name)
         else:
             faces = _faces_aisleriot(work, name)
         indices = _deck_indices(name, faces)

@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.classes import CARD_CLASS, DETECTOR_CLASSES, INDEX_CLASS
 from vision.synth.art import ART_VERSION
-from vision.synth.scene import DEFAULT_SIZE, render_scene, scene_seed
+from vision.synth.scene import DEFAULT_SIZE, MIXES, render_scene, scene_seed
 
 # Photo shapes a phone gives (landscape, portrait, wide, square) as width/height ratios.
 ASPECTS = ((4 / 3, 0.5), (3 / 4, 0.2), (16 / 9, 0.15), (1.0, 0.15))
@@ -49,9 +49,9 @@ def yolo_lines(annotation: dict) -> list[str]:
 
 
 def _render_one(job):
-    out, seed, i, layout, decks, longest, mixed, quality = job
+    out, seed, i, layout, decks, longest, mixed, quality, mix = job
     s = scene_seed(seed, i)
-    image, annotation = render_scene(s, layout=layout, decks=decks, size=image_size(s, longest, mixed))
+    image, annotation = render_scene(s, layout=layout, decks=decks, size=image_size(s, longest, mixed), mix=mix)
     name = f"{i:06d}"
     cv2.imwrite(str(Path(out) / "images" / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     (Path(out) / "labels" / f"{name}.txt").write_text("\n".join(yolo_lines(annotation)) + "\n")
@@ -61,21 +61,28 @@ def _render_one(job):
 
 def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, decks=None,
                   longest: int = 1280, mixed: bool = False, workers: int | None = None, quality: int = 92,
-                  progress: Callable[[int, int], None] | None = None) -> Path:
+                  progress: Callable[[int, int], None] | None = None, mix: str = "v2") -> Path:
     """Render n scenes into ``out``; returns the path of ``data.yaml``.
 
-    A folder already holding the same dataset (same stamp) is reused as it is.
+    ``mix`` is the data mix (``scene.MIXES``): "v2" (default) is the data models v2 were trained
+    on, "v3" the new decks, layouts and looks. A folder already holding the same dataset (same
+    stamp) is reused as it is.
     """
     if n < 1:
         raise ValueError(f"number of images must be at least 1, got {n}")
+    if mix not in MIXES:
+        raise ValueError(f"unknown data mix {mix!r}; known: {', '.join(MIXES)}")
     out = Path(out)
-    stamp = json.dumps({"n": n, "seed": seed, "layout": layout, "decks": list(decks) if decks else None,
-                        "longest": longest, "mixed": mixed, "quality": quality, "art": ART_VERSION}, sort_keys=True)
+    fields = {"n": n, "seed": seed, "layout": layout, "decks": list(decks) if decks else None,
+              "longest": longest, "mixed": mixed, "quality": quality, "art": ART_VERSION}
+    if mix != "v2":  # v2 datasets keep the stamp they were written with
+        fields["mix"] = mix
+    stamp = json.dumps(fields, sort_keys=True)
     if (out / "dataset.json").exists() and (out / "dataset.json").read_text() == stamp and (out / "data.yaml").exists():
         return out / "data.yaml"
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
-    jobs = [(str(out), seed, i, layout, decks, longest, mixed, quality) for i in range(n)]
+    jobs = [(str(out), seed, i, layout, decks, longest, mixed, quality, mix) for i in range(n)]
     workers = workers or min(len(jobs), os.cpu_count() or 1)
     results = {}
     if workers > 1:
@@ -101,10 +108,26 @@ def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, de
     return data
 
 
-def progress_bar(done: int, total: int, stream=sys.stderr) -> None:
-    width = 30
-    filled = width * done // total
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done == total:
-        stream.write("\n")
-    stream.flush()
+class _Bars:
+    """One tqdm bar per run of done = 1..total callbacks (rates and ETA on stderr)."""
+
+    def __init__(self):
+        self.bar, self.done = None, 0
+
+    def __call__(self, done: int, total: int, stream=None) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None or done <= self.done or self.bar.total != total:
+            if self.bar is not None:
+                self.bar.close()
+            self.bar = tqdm(total=total, unit="scene", file=stream or sys.stderr, dynamic_ncols=True,
+                            mininterval=0.5, smoothing=0.05)
+            self.done = 0
+        self.bar.update(done - self.done)
+        self.done = done
+        if done >= total:
+            self.bar.close()
+            self.bar, self.done = None, 0
+
+
+progress_bar = _Bars()  # progress(done, total) callback: ``write_dataset(..., progress=progress_bar)``

@@ -10,6 +10,10 @@ import numpy as np
 from vision.classes import CARD_CODES
 from vision.synth import art, layouts, objects, photo, surfaces
 
+# Data mixes: "v2" is what the committed models were trained on (kept reproducible, the default);
+# "v3" adds the KDE decks, the layouts players make (tight fans, 13-card rows, held hands, single
+# cards, far shots, cut by the frame) and the looks of phone photos (curl, gloss, wear, processing).
+MIXES: tuple[str, ...] = ("v2", "v3")
 VISIBLE_FRACTION = 0.6  # an index counts as visible when at least this share of it is unoccluded and in frame
 DEFAULT_SIZE = (1280, 960)
 
@@ -69,8 +73,8 @@ def _fit(rng, placements, aspect, w, h):
     return scale, offset
 
 
-def _pick_deck(rng, decks):
-    names = tuple(decks) if decks else art.TRAIN_DECKS  # evaluation decks only when asked for
+def _pick_deck(rng, decks, mix: str = "v2"):
+    names = tuple(decks) if decks else art.V2_DECKS if mix == "v2" else art.TRAIN_DECKS  # evaluation decks only when asked for
     for name in names:
         if name not in art.KNOWN_DECKS:
             raise art.UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(art.KNOWN_DECKS)}")
@@ -86,19 +90,22 @@ def _card_tint(rng, face: np.ndarray) -> np.ndarray:
 
 def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...] | None = None,
                  size: tuple[int, int] = DEFAULT_SIZE, packaged_surfaces: bool = True,
-                 table_conventions: bool = False) -> tuple[np.ndarray, dict]:
+                 table_conventions: bool = False, mix: str = "v2") -> tuple[np.ndarray, dict]:
     """Render one photo-like scene; returns (BGR uint8 image, annotation dict).
 
     ``packaged_surfaces=False`` draws only procedural table textures (used for the shipped samples).
     ``table_conventions=True`` lays groups out as players do (see ``layouts``): bench and samples.
+    ``mix`` picks the data mix (see ``MIXES``); "v2" renders exactly what models v2 were trained on.
     """
+    if mix not in MIXES:
+        raise ValueError(f"unknown data mix {mix!r}; known: {', '.join(MIXES)}")
     rng = np.random.default_rng(int(seed))
     w, h = int(size[0]), int(size[1])
     if w < 64 or h < 64:
         raise ValueError(f"scene size {w}x{h} too small (at least 64x64)")
     if layout is None:
         layout = str(rng.choice(layouts.LAYOUTS, p=layouts.LAYOUT_WEIGHTS))
-    deck_name = _pick_deck(rng, decks)
+    deck_name = _pick_deck(rng, decks, mix)
     deck = art.load_deck(deck_name)
     face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
     aspect = face_w / face_h
