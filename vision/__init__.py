@@ -1,1 +1,33 @@
-"""Card recognition: synthetic data, training, ONNX inference and layout of cards into hands."""
+"""Card recognition as a library: a photo in, the cards, groups and roles on the table out.
+
+    from vision import recognize
+    result = recognize("sample_images/hand_starter_papers.jpg")
+    for group in result.groups:
+        print(group.role, group.cards)
+
+``Recognizer`` loads the models once for many photos; ``recognize`` keeps one for you. The
+steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``) -> ``read`` ->
+``interpret`` (``identify``, ``outlines``) -> ``layout``; ``pipeline`` runs them. Shared with
+training: ``classes``, ``crops``, ``letterbox``, ``detections``, ``boxes``. ``synth/`` renders
+training photos and ``train/`` trains the models (they need torch; recognition never imports
+them). This package never imports ``companion``.
+"""
+
+from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError, NotAFileError, NotAnImageError,
+                           Photo, TruncatedImageError, UnreadableImageError, decode_photo, photo_from_array,
+                           read_photo)
+from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, ThresholdError
+from vision.model_config import ModelConfigError
+from vision.pipeline import PhotoSource, Recognizer, recognize, shared_recognizer
+from vision.results import CardGroup, RecognizedCard, Recognition, Role
+from vision.runtime import BackendUnavailableError, ModelFileError
+
+__all__ = [
+    "Recognizer", "recognize", "shared_recognizer", "PhotoSource",
+    "read_photo", "decode_photo", "photo_from_array", "Photo",
+    "Recognition", "RecognizedCard", "CardGroup", "Role",
+    "CONFIRM_BELOW", "LONE_INDEX_SCORE", "UNREAD_CARD_SCORE",
+    "ImageInputError", "ImageNotFoundError", "NotAFileError", "EmptyImageError", "NotAnImageError",
+    "TruncatedImageError", "UnreadableImageError",
+    "ModelConfigError", "ModelFileError", "BackendUnavailableError", "ThresholdError",
+]

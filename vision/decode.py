@@ -1,4 +1,4 @@
-"""Loading a photo: bytes -> upright BGR pixels (EXIF orientation applied), or one precise error."""
+"""Step 1, decode. Loading a photo: bytes -> upright BGR pixels (EXIF orientation applied), or one precise error."""
 
 from __future__ import annotations
 

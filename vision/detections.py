@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from vision import boxes
 from vision.classes import CARD_CODES
 
 UNREAD = -1  # card_id of a detection the classifier has not (yet) read
@@ -79,12 +80,12 @@ class Detections:
 
     @property
     def centers(self) -> np.ndarray:
-        return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2.0
+        return boxes.centres(self.xyxy)
 
     @property
     def sizes(self) -> np.ndarray:
         """(N, 2) widths and heights."""
-        return self.xyxy[:, 2:] - self.xyxy[:, :2]
+        return boxes.sizes(self.xyxy)
 
     @property
     def codes(self) -> list[str | None]:

@@ -1,4 +1,4 @@
-"""Reading the table: cluster card boxes into groups and give each group a role.
+"""Step 5, layout. Reading the table: cluster card boxes into groups and give each group a role.
 
 Conventions (documented in the README):
 - Cards whose centres lie within ``LINK_DISTANCE`` card widths of each other belong to one
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.postprocess import box_iou
+from vision import boxes
+from vision.results import ROLE_ORDER, Role
 
-ROLES = ("starter", "hand", "crib", "unknown")
 ASPECT_RANGE = (0.5, 0.82)  # apparent card width/height: 0.69-0.72 square on, less or more tilted
 LINK_DISTANCE = 1.6  # cards whose centres are closer than this many card widths share a group
 MERGE_REACH = 1.6  # fragments may join a group up to this many link distances away
@@ -37,7 +37,7 @@ _SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
 
 @dataclass(frozen=True)
 class Group:
-    role: str
+    role: Role
     members: tuple[int, ...]  # rows of the card boxes, left to right
 
 
@@ -45,15 +45,6 @@ class Group:
 class Layout:
     groups: tuple[Group, ...]
     warnings: tuple[str, ...]
-
-
-def box_gaps(xyxy: np.ndarray) -> np.ndarray:
-    """(N, N) Euclidean gap between axis-aligned boxes (0 when they touch or overlap)."""
-    a = xyxy[:, None, :]
-    b = xyxy[None, :, :]
-    dx = np.maximum(0.0, np.maximum(b[..., 0] - a[..., 2], a[..., 0] - b[..., 2]))
-    dy = np.maximum(0.0, np.maximum(b[..., 1] - a[..., 3], a[..., 1] - b[..., 3]))
-    return np.hypot(dx, dy)
 
 
 def apparent_aspect(xyxy: np.ndarray) -> float:
@@ -77,16 +68,12 @@ def card_widths(xyxy: np.ndarray, aspect: float | None = None) -> np.ndarray:
     return np.minimum(width, size.min(axis=1))  # never wider than the box's short side
 
 
-def _centres(xyxy: np.ndarray) -> np.ndarray:
-    return (xyxy[:, :2] + xyxy[:, 2:]) / 2.0
-
-
 def _spanning_tree(points: np.ndarray, rows: list[int]) -> list[tuple[float, int, int]]:
     """Minimum spanning tree (Prim) over ``rows`` of ``points``: (length, a, b) edges."""
     if len(rows) < 2:
         return []
     sub = points[rows]
-    dist = np.hypot(*(sub[:, None, :] - sub[None, :, :]).transpose(2, 0, 1))
+    dist = boxes.distances(sub, sub)
     inside = np.zeros(len(rows), bool)
     inside[0] = True
     best, parent = dist[0].copy(), np.zeros(len(rows), int)
@@ -100,23 +87,6 @@ def _spanning_tree(points: np.ndarray, rows: list[int]) -> list[tuple[float, int
         best = np.where(closer, dist[j], best)
         parent = np.where(closer, j, parent)
     return edges
-
-
-def _components(rows: list[int], edges: list[tuple[float, int, int]]) -> list[list[int]]:
-    label = {r: r for r in rows}
-
-    def root(r):
-        while label[r] != r:
-            label[r] = label[label[r]]
-            r = label[r]
-        return r
-
-    for _length, a, b in edges:
-        label[root(a)] = root(b)
-    parts: dict[int, list[int]] = {}
-    for r in rows:
-        parts.setdefault(root(r), []).append(r)
-    return list(parts.values())
 
 
 def _plausibility(parts: list[list[int]]) -> float:
@@ -137,7 +107,7 @@ def _merge_fragments(groups: list[list[int]], centres: np.ndarray, reach: float)
             for j, h in enumerate(groups):
                 if i == j:
                     continue
-                distance = float(np.hypot(*(centres[g][:, None, :] - centres[h][None, :, :]).transpose(2, 0, 1)).min())
+                distance = float(boxes.distances(centres[g], centres[h]).min())
                 merged = [x for k, x in enumerate(groups) if k not in (i, j)] + [g + h]
                 if distance <= reach and _plausibility(merged) > score + 1e-9 and (best is None or distance < best[0]):
                     best = (distance, merged)
@@ -154,7 +124,7 @@ def _split_merged(rows: list[int], centres: np.ndarray) -> list[list[int]]:
     edges = sorted(_spanning_tree(centres, rows), reverse=True)
     best, best_score = None, _plausibility([rows])
     for cut in edges[:3]:  # only the longest links can be gaps between groups
-        parts = _components(rows, [e for e in edges if e is not cut])
+        parts = boxes.components(rows, [edge[1:] for edge in edges if edge is not cut])
         score = _plausibility(parts)
         if score > best_score + 1e-9:
             best, best_score = parts, score
@@ -186,26 +156,25 @@ def cluster(xyxy: np.ndarray, link_distance: float = LINK_DISTANCE) -> list[list
     if n == 0:
         return []
     width = float(np.median(card_widths(xyxy)))
-    centres = _centres(xyxy)
+    centres = boxes.centres(xyxy)
     rows = list(range(n))
-    edges = [e for e in _spanning_tree(centres, rows) if e[0] <= link_distance * max(width, 1.0)]
-    groups = [piece for part in _components(rows, edges) for piece in _split_merged(part, centres)]
+    edges = [(a, b) for length, a, b in _spanning_tree(centres, rows) if length <= link_distance * max(width, 1.0)]
+    groups = [piece for part in boxes.components(rows, edges) for piece in _split_merged(part, centres)]
     groups = _merge_fragments(groups, centres, MERGE_REACH * link_distance * max(width, 1.0))
     return [sorted(g, key=lambda k: (centres[k, 0], k)) for g in groups]
 
 
 def _reading_order(groups: list[list[int]], xyxy: np.ndarray) -> list[list[int]]:
-    centers = [(xyxy[g, 0].mean() + xyxy[g, 2].mean()) / 2 for g in groups], \
-              [(xyxy[g, 1].mean() + xyxy[g, 3].mean()) / 2 for g in groups]
+    x, y = np.array([boxes.centres(xyxy[g]).mean(axis=0) for g in groups]).reshape(-1, 2).T
     heights = [float(np.median(xyxy[g, 3] - xyxy[g, 1])) for g in groups]
-    order = sorted(range(len(groups)), key=lambda i: centers[1][i])
+    order = sorted(range(len(groups)), key=lambda i: y[i])
     rows: list[list[int]] = []
     for i in order:
-        if rows and abs(centers[1][i] - centers[1][rows[-1][0]]) < 0.5 * max(heights[i], heights[rows[-1][0]]):
+        if rows and abs(y[i] - y[rows[-1][0]]) < 0.5 * max(heights[i], heights[rows[-1][0]]):
             rows[-1].append(i)
         else:
             rows.append([i])
-    return [groups[i] for row in rows for i in sorted(row, key=lambda i: centers[0][i])]
+    return [groups[i] for row in rows for i in sorted(row, key=lambda i: x[i])]
 
 
 def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
@@ -215,7 +184,7 @@ def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
     for m in members:
         if read[m]:
             continue
-        under = read_rows and box_iou(xyxy[[m]], xyxy[read_rows]).max() > 0.5
+        under = read_rows and boxes.box_iou(xyxy[[m]], xyxy[read_rows]).max() > 0.5
         count += 0 if under else 1
     return count
 
@@ -226,33 +195,44 @@ def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_distance: flo
     xyxy = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)
     read = np.ones(len(xyxy), bool) if read is None else np.asarray(read, bool)
     warnings: list[str] = []
+    components = _reading_order(_table_groups(xyxy, read, link_distance, warnings), xyxy)
+    sizes = [_counted(g, read, xyxy) for g in components]
+    roles = _roles(components, sizes, xyxy, warnings)
+    groups = [Group(role, tuple(g)) for role, g in zip(roles, components)]
+    groups.sort(key=lambda g: ROLE_ORDER.index(g.role))  # stable: reading order within a role
+    return Layout(tuple(groups), tuple(warnings))
+
+
+def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warnings: list[str]) -> list[list[int]]:
+    """The groups holding a read card, a starter pushed against a hand taken apart."""
     components = [g for g in cluster(xyxy, link_distance) if read[g].any()]
     sizes = [_counted(g, read, xyxy) for g in components]
     if 1 not in sizes and sizes.count(5) == 1:
         # No lone card: a starter pushed against a hand makes a group of 5.
         five = components[sizes.index(5)]
-        starter = _detached_card(five, _centres(xyxy))
+        starter = _detached_card(five, boxes.centres(xyxy))
         if starter is not None:
             components.remove(five)
             components += [[m for m in five if m != starter], [starter]]
             warnings.append("the starter lies close to a hand: took the card set apart from the other four")
-    components = _reading_order(components, xyxy)
-    sizes = [_counted(g, read, xyxy) for g in components]
+    return components
 
-    roles = ["unknown"] * len(components)
+
+def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warnings: list[str]) -> list[Role]:
+    """The role of each group by its size (see the module docstring), warnings for the player."""
+    roles = [Role.UNKNOWN] * len(components)
     lone = [i for i, s in enumerate(sizes) if s == 1]
     others = [i for i, s in enumerate(sizes) if s != 1]
     if len(lone) == 1 and others:
-        roles[lone[0]] = "starter"
+        roles[lone[0]] = Role.STARTER
     elif len(lone) > 1:
         warnings.append(f"{len(lone)} lone cards apart from the groups: cannot tell which is the starter")
     elif len(components) == 1 and sizes[0] == 1:
         warnings.append("a single card: no hand to read")
 
-    fours = [i for i in others if sizes[i] == 4]
     for i in others:
         if sizes[i] in (4, 5, 6):
-            roles[i] = "hand"
+            roles[i] = Role.HAND
         else:
             warnings.append(f"a group of {sizes[i]} cards is neither a hand (4) nor a deal (5 or 6)")
     if 6 in sizes:
@@ -260,25 +240,22 @@ def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_distance: flo
     if 5 in sizes:
         warnings.append("a group of 5 cards is a three-player deal: discard 1 to the crib before the show")
 
-    starter = lone[0] if lone and roles[lone[0]] == "starter" else None
+    fours = [i for i in others if sizes[i] == 4]
+    starter = lone[0] if lone and roles[lone[0]] == Role.STARTER else None
     if len(fours) >= 3:
         if starter is None:
             warnings.append(f"{len(fours)} groups of 4 and no starter apart: cannot tell which is the crib")
         else:
             distance = [_group_gap(components[i], components[starter], xyxy) for i in fours]
             order = np.argsort(distance, kind="stable")
-            roles[fours[order[0]]] = "crib"
+            roles[fours[order[0]]] = Role.CRIB
             nearest, runner_up = distance[order[0]], distance[order[1]]
             if runner_up < CRIB_UNSURE_RATIO * nearest:
                 warnings.append("unsure which group is the crib: two groups lie almost equally near the starter")
-
-    groups = [Group(role, tuple(g)) for role, g in zip(roles, components)]
-    rank = {"hand": 0, "crib": 1, "starter": 2, "unknown": 3}
-    groups.sort(key=lambda g: rank[g.role])  # stable: reading order within a role
-    return Layout(tuple(groups), tuple(warnings))
+    return roles
 
 
 def _group_gap(a: list[int], b: list[int], xyxy: np.ndarray) -> float:
     """Distance between the centres of two groups' cards."""
-    centre = lambda rows: _centres(xyxy[rows]).mean(axis=0)  # noqa: E731
+    centre = lambda rows: boxes.centres(xyxy[rows]).mean(axis=0)  # noqa: E731
     return float(np.hypot(*(centre(a) - centre(b))))

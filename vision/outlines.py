@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision import boxes
 from vision.classes import CARD_CLASS, CARD_CODES
 from vision.detections import Detections
-from vision.identify import Identities, points_in_boxes, typical_card_diagonal
-from vision.postprocess import box_iou
+from vision.identify import Identities, typical_card_diagonal
 
 CARD_ASPECT = 1.4  # height / width of a playing card
 UNASSIGNED_COST = 2.5  # a read card left without a card box (fits cost 0 .. ~1.5)
@@ -23,9 +23,7 @@ def _fit_cost(points: np.ndarray, index_boxes: np.ndarray, box: np.ndarray) -> f
     index that merely lies over another card's box is usually deep inside it: cost = distance to
     the nearest edge relative to the box's short side (plus 1, so spanned fits come first)."""
     if len(index_boxes) >= 2:
-        union = np.array([index_boxes[:, 0].min(), index_boxes[:, 1].min(),
-                          index_boxes[:, 2].max(), index_boxes[:, 3].max()], np.float32)
-        return 1.0 - float(box_iou(union[None], box[None])[0, 0])
+        return 1.0 - float(boxes.box_iou(boxes.union(index_boxes)[None], box[None])[0, 0])
     x1, y1, x2, y2 = box
     d = np.minimum.reduce([points[:, 0] - x1, x2 - points[:, 0], points[:, 1] - y1, y2 - points[:, 1]])
     return 1.0 + float(np.mean(np.abs(d))) / max(min(x2 - x1, y2 - y1), 1.0)
@@ -34,8 +32,7 @@ def _fit_cost(points: np.ndarray, index_boxes: np.ndarray, box: np.ndarray) -> f
 def _estimated_box(index_boxes: np.ndarray, diagonal: float) -> np.ndarray:
     """A card box around indices whose card box the detector missed: their union, grown to at
     least a typical card's size about their centre."""
-    x1, y1 = index_boxes[:, 0].min(), index_boxes[:, 1].min()
-    x2, y2 = index_boxes[:, 2].max(), index_boxes[:, 3].max()
+    x1, y1, x2, y2 = boxes.union(index_boxes)
     width = max(x2 - x1, diagonal / np.hypot(1.0, CARD_ASPECT))
     height = max(y2 - y1, width * CARD_ASPECT if (x2 - x1) < (y2 - y1) else width / CARD_ASPECT)
     cx, cy = (x1 + x2) / 2.0, (y1 + y2) / 2.0
@@ -115,7 +112,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     for i, rows in enumerate(identities.members):
         if n_boxes == 0:
             break
-        holds = np.all(points_in_boxes(indices.centers[rows], card_boxes.xyxy), axis=0)
+        holds = np.all(boxes.points_in_boxes(indices.centers[rows], card_boxes.xyxy), axis=0)
         for b in np.flatnonzero(holds):
             cost[i, b] = _fit_cost(indices.centers[rows], indices.xyxy[rows], card_boxes.xyxy[b])
     box_of = _min_cost_assignment(cost, UNASSIGNED_COST)
@@ -133,10 +130,10 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
         points = indices.centers[members[i]]
         for b, j in owner_of_box.items():
             box = card_boxes.xyxy[b]
-            if not np.all(points_in_boxes(points, box[None])):
+            if not np.all(boxes.points_in_boxes(points, box[None])):
                 continue
             others = indices.centers[members[j]]
-            gap = np.hypot(*(points[:, None, :] - others[None, :, :]).transpose(2, 0, 1)).min()
+            gap = boxes.distances(points, others).min()
             if gap < 0.5 * np.hypot(box[2] - box[0], box[3] - box[1]):
                 continue  # next to the owner's own index: another card's corner over this box
             loser = i if card_conf[j] >= card_conf[i] else j

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.boxes import box_iou
 from vision.detections import Detections
 from vision.letterbox import Letterbox
 
@@ -28,29 +29,6 @@ def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE) -> Detection
     cx, cy, w, h = rows[keep, 0], rows[keep, 1], rows[keep, 2], rows[keep, 3]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
     return Detections(xyxy, confidence[keep], class_id[keep])
-
-
-def _intersections(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Intersection areas (N,M) of boxes ``a`` (N,4) and ``b`` (M,4), xyxy, and both areas."""
-    a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
-    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
-    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
-    return inter, np.prod(a[:, 2:] - a[:, :2], axis=1), np.prod(b[:, 2:] - b[:, :2], axis=1)
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU matrix between boxes ``a`` (N,4) and ``b`` (M,4), xyxy."""
-    inter, area_a, area_b = _intersections(a, b)
-    union = area_a[:, None] + area_b[None, :] - inter
-    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-
-
-def box_containment(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N,M): the fraction of each box of ``a`` that lies inside each box of ``b``, xyxy."""
-    inter, area_a, _ = _intersections(a, b)
-    return np.where(area_a[:, None] > 0, inter / np.maximum(area_a[:, None], 1e-9), 0.0)
 
 
 def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = NMS_IOU) -> np.ndarray:

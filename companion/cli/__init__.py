@@ -1,26 +1,25 @@
 """The one console command, ``crib``, with subcommands.
 
-Each area registers its own subcommands (``register(subparsers)``) so this module stays a
-dispatcher. Handlers return an exit status. Bad input anywhere becomes one line on stderr and
-exit status 2, never a traceback.
+Each subcommand module (listed in ``commands``) registers its subcommands with
+``register(subparsers)`` and is thin over a library call: parse, call, format. Heavy imports
+(numpy, OpenCV, a model runtime) happen inside handlers so ``crib --help`` stays fast. Handlers
+return an exit status. Bad input anywhere becomes one line on stderr and exit status 2, never a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
+from types import ModuleType
 
-# Modules that provide ``register(subparsers)``; imported lazily-cheap (heavy imports live in handlers).
-COMMAND_MODULES = (
-    "companion.cli.rules_commands",
-    "vision.cli",
-    "hardware.cli",
-)
+from companion.cli import commands
+from companion.cli.common import CliError
 
+COMMAND_MODULES: tuple[ModuleType, ...] = tuple(
+    module for module in vars(commands).values() if isinstance(module, ModuleType) and hasattr(module, "register"))
 
-class CliError(ValueError):
-    """Bad input detected by a command handler: reported as one line, exit status 2."""
+__all__ = ["CliError", "COMMAND_MODULES", "build_parser", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,14 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="crib", description="Cribbage companion: score, peg, recognise, board.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            # An area not installed (or not written yet) simply offers no subcommands.
-            if exc.name and name.startswith(exc.name):
-                continue
-            raise
+    for module in COMMAND_MODULES:
         module.register(sub)
     return parser
 
@@ -57,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except (ValueError, OSError) as exc:
-        # ValueError covers every precise parse/rule error; OSError covers unreadable files.
+        # ValueError covers CliError and every precise parse/rule error; OSError unreadable files.
         message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
         print(f"crib {args.command}: error: {message}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, NamedTuple, Sequence
 from companion.rules.cards import JACK, Card, DuplicateCardError
 
 FIFTEEN, PAIR, RUN, FLUSH, NOBS, HEELS = "fifteen", "pair", "run", "flush", "nobs", "heels"
+SHOW_KINDS = (FIFTEEN, PAIR, RUN, FLUSH, NOBS, HEELS)  # every ScoreItem.kind
 
 # A rank multiset as one integer: the sum of 5**(rank-1) over its cards (at most 4 per rank,
 # so base 5 never carries). Additive, so partial keys combine without sorting.
@@ -31,7 +32,7 @@ class HandError(ValueError):
 
 
 class ScoreItem(NamedTuple):
-    """One scoring combination: ``kind`` is fifteen | pair | run | flush | nobs | heels."""
+    """One scoring combination: ``kind`` is one of SHOW_KINDS."""
 
     kind: str
     cards: tuple[Card, ...]

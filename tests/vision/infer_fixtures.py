@@ -251,7 +251,7 @@ def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
     raw = recognizer.detector.run(letterbox.to_tensor(pixels))
     raw = raw[:, :, raw[0, 4:].max(axis=0) >= 0.01]
     indices = postprocess(raw, letterbox, width, height).of_class(INDEX_CLASS)
-    from vision.identify import index_log_probs
+    from vision.read import index_log_probs
 
     logits = index_log_probs(recognizer.classifier.run, pixels, indices, recognizer.crop_size, recognizer.crop_margin)
     np.savez_compressed(out_npz, raw=raw.astype(np.float32), logits=logits.astype(np.float32),

@@ -12,11 +12,13 @@ from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
 from vision.decode import (EmptyImageError, ImageNotFoundError, NotAFileError, NotAnImageError,
                            TruncatedImageError, decode_photo, photo_from_array, read_photo)
 from vision.detections import UNREAD, Detections
-from vision.identify import READ_MARGIN_SCALES, index_log_probs, merge_indices, read_logits, softmax
+from vision.identify import merge_indices
+from vision.read import READ_MARGIN_SCALES, index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
-from vision.pipeline import MAX_CARDS, READ_FLOOR, interpret
-from vision.postprocess import box_iou, decode_raw, nms, nms_per_class, postprocess
+from vision.interpret import MAX_CARDS, READ_FLOOR, Thresholds, interpret
+from vision.boxes import box_iou
+from vision.postprocess import decode_raw, nms, nms_per_class, postprocess
 from vision.runtime import ModelFileError, OnnxModel
 
 
@@ -187,12 +189,12 @@ def test_a_second_partial_box_of_a_read_card_is_not_a_phantom_card():
 def test_low_confidence_cards_are_flagged_with_their_runner_up():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes, index_prob=0.45, runner_up="6S")
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", conf=0.5)
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", Thresholds(confirm_below=0.5))
     assert sorted(c.card for c in result.cards) == sorted(codes)  # kept, not dropped
     assert all(c.confirm and c.runner_up == "6S" for c in result.cards)
     assert any("5H read with low confidence" in w and "or 6S" in w for w in result.warnings)
-    assert result.to_json()["cards"][0]["confirm"] is True
-    relaxed = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", conf=0.3)
+    assert result.as_json()["cards"][0]["confirm"] is True
+    relaxed = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", Thresholds(confirm_below=0.3))
     assert not any(c.confirm for c in relaxed.cards)
 
 
@@ -433,7 +435,7 @@ def test_min_cost_assignment_is_optimal_against_brute_force():
 
 
 def test_only_cards_without_a_sure_index_get_a_closer_look():
-    from vision.zoom import SURE_INDEX, cards_to_look_at_closer
+    from vision.detect import SURE_INDEX, cards_to_look_at_closer
 
     cards = np.array([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], np.float32)
     indices = np.array([[5, 5, 20, 30], [205, 5, 220, 30], [600, 600, 610, 620]], np.float32)
@@ -444,7 +446,7 @@ def test_only_cards_without_a_sure_index_get_a_closer_look():
 
 
 def test_zoom_regions_cover_the_cards_closer():
-    from vision.zoom import zoom_regions
+    from vision.detect import zoom_regions
 
     assert zoom_regions(np.zeros((0, 4)), 1280, 960) == []
     close = np.array([[400, 300, 500, 440], [520, 310, 620, 450]], np.float32)

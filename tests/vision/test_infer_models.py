@@ -10,9 +10,10 @@ import pytest
 from test_layout import groups_touch
 from vision.classes import CARD_CLASS, INDEX_CLASS
 from vision.decode import Photo, read_photo
-from vision.identify import read_logits
+from vision.read import read_logits
 from vision.letterbox import Letterbox
-from vision.pipeline import Recognizer, interpret
+from vision.interpret import interpret
+from vision.pipeline import Recognizer
 from vision.postprocess import postprocess
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,8 +10,8 @@ from infer_fixtures import LAYOUTS, detections_for, table
 from vision.classes import CARD_CLASS
 from vision.detections import Detections
 from vision.decode import photo_from_array
-from vision.layout import arrange, box_gaps, cluster
-from vision.pipeline import interpret
+from vision.layout import arrange, cluster
+from vision.interpret import interpret
 
 
 def _groups_by_role(layout, codes):
@@ -107,13 +107,8 @@ def test_a_group_of_unread_boxes_only_gets_no_role():
     assert sorted(g.role for g in layout.groups) == ["hand", "starter"]
 
 
-def test_box_gaps_and_cluster_basics():
+def test_cluster_basics():
     boxes = np.array([[0, 0, 10, 10], [13, 0, 23, 10], [13, 14, 23, 24], [100, 100, 110, 110]], np.float32)
-    gaps = box_gaps(boxes)
-    assert gaps[0, 1] == pytest.approx(3.0)
-    assert gaps[0, 2] == pytest.approx(5.0)  # dx 3, dy 4
-    assert gaps[1, 2] == pytest.approx(4.0)
-    assert gaps[0, 0] == 0.0
     assert cluster(boxes) == [[0, 1, 2], [3]] or sorted(map(sorted, cluster(boxes))) == [[0, 1, 2], [3]]
     assert cluster(np.zeros((0, 4), np.float32)) == []
 

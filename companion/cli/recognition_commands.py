@@ -1,13 +1,17 @@
-"""`crib recognize` and `crib show`: card recognition from photos on the command line.
+"""``crib recognize`` and ``crib show``: card recognition and the show counted from photos.
 
-Heavy imports (numpy, OpenCV, onnxruntime) happen inside the handlers so `crib --help` is fast.
+Thin over ``vision.Recognizer`` and ``companion.photo.count_show``: parse, call, format. Heavy
+imports (numpy, OpenCV, onnxruntime) happen inside the handlers so ``crib --help`` is fast.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import time
+
+from companion.cli.common import CliError
+
+NO_STARTER_WARNING = "no starter in the photo (no lone card apart from the hands): give --starter CARD to count"
 
 
 def register(subparsers) -> None:
@@ -45,22 +49,24 @@ def _common_options(parser) -> None:
 
 
 def _recognizer(args):
-    from vision.pipeline import DEFAULT_CONF, Recognizer
+    from vision import CONFIRM_BELOW, Recognizer, ThresholdError
 
-    conf = DEFAULT_CONF if args.conf is None else args.conf
-    if not 0.0 <= conf <= 1.0:
-        raise ValueError(f"--conf must be between 0 and 1, got {conf}")
-    return Recognizer(args.models, backend=args.backend, conf=conf, zoom=False if args.no_zoom else None)
+    try:
+        return Recognizer(args.models, backend=args.backend,
+                          confirm_below=CONFIRM_BELOW if args.conf is None else args.conf,
+                          zoom=False if args.no_zoom else None)
+    except ThresholdError as exc:
+        raise CliError(f"--conf must be between 0 and 1, got {exc.value}") from None
 
 
 def run_recognize(args) -> int:
-    from vision.decode import ImageInputError
+    from vision import ImageInputError
 
     recognizer = _recognizer(args)
     results, failed = [], False
     for path in args.images:
         try:
-            result = recognizer.recognize_file(path)
+            result = recognizer.recognize(path)
         except ImageInputError as exc:
             print(f"crib recognize: error: {exc}", file=sys.stderr)
             failed = True
@@ -69,7 +75,7 @@ def run_recognize(args) -> int:
         if not args.json:
             print(format_recognition(result))
     if args.json:
-        json.dump([r.to_json() for r in results], sys.stdout, indent=1)
+        json.dump([r.as_json() for r in results], sys.stdout, indent=1)
         print()
     return 2 if failed else 0
 
@@ -87,42 +93,53 @@ def format_recognition(result) -> str:
 
 
 def run_show(args) -> int:
+    from companion.photo import StarterError, count_show
     from companion.rules.rulesets import ruleset
-    from vision.decode import read_photo
-    from vision.photo_show import score_photo
 
     rules = ruleset(args.rules)
-
     recognizer = _recognizer(args)
-    start = time.perf_counter()
-    photo = read_photo(args.image)
-    recognition = recognizer.recognize_photo(photo, args.image, decode_ms=(time.perf_counter() - start) * 1000)
-    photo_show = score_photo(recognition, args.starter, args.crib, args.claim, rules)
+    try:
+        shown = count_show(args.image, args.starter, args.claim, rules, all_crib=args.crib, recognizer=recognizer)
+    except StarterError as exc:
+        raise CliError(f"--starter: {exc.reason}") from None
+    warnings = show_warnings(shown)
     if args.annotate:
-        from vision.annotate import draw, write_png
+        from companion.drawing import draw_show, write_png
 
-        write_png(args.annotate, draw(photo.pixels, recognition, photo_show, photo.scale))
+        write_png(args.annotate, draw_show(shown, warnings))
     if args.json:
-        json.dump(photo_show.to_json(), sys.stdout, indent=1)
+        json.dump({**shown.as_json(), "warnings": warnings}, sys.stdout, indent=1)
         print()
     else:
-        print(format_show(photo_show))
+        print(format_show(shown, warnings))
         if args.annotate:
             print(f"annotated picture: {args.annotate}")
     return 0
 
 
-def format_show(photo_show) -> str:
+def show_warnings(shown) -> list[str]:
+    """The show's warnings, the starter's worded with the flag that supplies it."""
+    from companion.photo import NO_STARTER
 
-    recognition = photo_show.recognition
-    source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[photo_show.starter_source]
-    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {photo_show.starter or '-'} ({source})"]
-    for group in photo_show.groups:
+    if shown.starter_source == NO_STARTER:
+        starter = [NO_STARTER_WARNING]
+    elif shown.starter_warning is not None:
+        starter = [f"starter {shown.starter} from --starter (the photo shows {shown.starter_in_photo} apart)"]
+    else:
+        starter = []
+    return starter + list(shown.count_warnings)
+
+
+def format_show(shown, warnings: list[str]) -> str:
+    recognition = shown.recognition
+    source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[shown.starter_source]
+    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {shown.starter or '-'} ({source})"]
+    for group in shown.groups:
         rules = "  (crib rules)" if group.crib else ""
         if group.show is None:
             lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)}{rules}: not counted, {group.problem}")
             continue
-        lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)} + {photo_show.starter}"
+        lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)} + {shown.starter}"
                      f"{rules}  = {group.show.total}")
         for item in group.show.items:
             lines.append(f"  {item.kind:8s} {' '.join(str(c) for c in item.cards):18s} {item.points:2d}")
@@ -131,8 +148,8 @@ def format_show(photo_show) -> str:
             lines.append(f"  check: {' '.join(group.confirm)} (flagged by the recogniser: confirm before pegging)")
         if group.claim is not None:
             lines.append(f"  {group.claim.describe()}")
-    warnings = list(photo_show.warnings) + list(recognition.warnings)
-    if warnings:
+    all_warnings = list(warnings) + list(recognition.warnings)
+    if all_warnings:
         lines.append("")
-        lines.extend(f"warning: {w}" for w in warnings)
+        lines.extend(f"warning: {w}" for w in all_warnings)
     return "\n".join(lines)

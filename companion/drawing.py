@@ -4,16 +4,20 @@ listed with its points in a side panel."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import cv2
 import numpy as np
 
-from vision.photo_show import PhotoShow
-from vision.pipeline import Recognition
+from companion.photo import PhotoShow
+from companion.rules.show import FIFTEEN, FLUSH, HEELS, NOBS, PAIR, RUN
+from vision import Recognition, Role
 
-ROLE_COLOURS = {"hand": (80, 200, 60), "crib": (0, 160, 255), "starter": (255, 200, 0), "unknown": (170, 170, 170)}
+ROLE_COLOURS = {Role.HAND: (80, 200, 60), Role.CRIB: (0, 160, 255), Role.STARTER: (255, 200, 0),
+                Role.UNKNOWN: (170, 170, 170)}
 CONFIRM_COLOUR = (40, 40, 230)
-KIND_COLOURS = {"fifteen": (230, 80, 200), "pair": (60, 220, 250), "run": (250, 150, 40), "flush": (120, 90, 240),
-                "nobs": (80, 240, 120), "heels": (80, 240, 120)}
+KIND_COLOURS = {FIFTEEN: (230, 80, 200), PAIR: (60, 220, 250), RUN: (250, 150, 40), FLUSH: (120, 90, 240),
+                NOBS: (80, 240, 120), HEELS: (80, 240, 120)}
 PANEL_WIDTH = 520
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
@@ -27,10 +31,19 @@ def _label(image: np.ndarray, text: str, origin: tuple[int, int], colour, scale:
     cv2.putText(image, text, (x + 2, y - base), FONT, scale, colour, thickness, cv2.LINE_AA)
 
 
+def draw_show(photo_show: PhotoShow, warnings: Sequence[str] | None = None) -> np.ndarray:
+    """The annotated picture of a show counted by ``count_show`` from a photo it decoded."""
+    if photo_show.photo is None:
+        raise ValueError("no photo to draw on: the show was counted from a recognition")
+    photo = photo_show.photo
+    return draw(photo.pixels, photo_show.recognition, photo_show, photo.scale, warnings)
+
+
 def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow | None = None,
-         scale: float = 1.0) -> np.ndarray:
+         scale: float = 1.0, warnings: Sequence[str] | None = None) -> np.ndarray:
     """The annotated picture (BGR): the photo with boxes and combinations, plus a side panel.
-    ``scale`` = photo pixels per pixel of ``pixels_bgr`` (boxes are in photo pixels)."""
+    ``scale`` = photo pixels per pixel of ``pixels_bgr`` (boxes are in photo pixels);
+    ``warnings``: the show's warnings as the caller words them (default ``photo_show.warnings``)."""
     image = pixels_bgr.copy()
     text_scale = max(0.5, image.shape[1] / 1600)
     role_of = {code: g.role for g in recognition.groups for code in g.cards}
@@ -38,7 +51,7 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
     badges: dict[str, int] = {}  # how many badges each card carries so far
     for card in recognition.cards:
         x1, y1, x2, y2 = (int(round(v / scale)) for v in card.box)
-        colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, "unknown"))
+        colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, Role.UNKNOWN))
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(2, int(text_scale * 3)))
         text = f"{card.card} {card.confidence:.2f}" + (" ?" if card.confirm else "")
         _label(image, text, (x1, y1 - 4), colour, text_scale)
@@ -50,10 +63,10 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
 
     lines = [(f"{recognition.image}", (255, 255, 255))]
     if photo_show is not None:
-        lines.append((f"starter {photo_show.starter or '-'} ({photo_show.starter_source})", ROLE_COLOURS["starter"]))
+        lines.append((f"starter {photo_show.starter or '-'} ({photo_show.starter_source})", ROLE_COLOURS[Role.STARTER]))
         number = 0
         for group in photo_show.groups:
-            colour = ROLE_COLOURS.get(group.role, ROLE_COLOURS["unknown"])
+            colour = ROLE_COLOURS.get(group.role, ROLE_COLOURS[Role.UNKNOWN])
             if group.show is None:
                 lines.append((f"{group.label}: {' '.join(group.cards)}  ({group.problem})", colour))
                 continue
@@ -68,7 +81,7 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
                               kind_colour))
             if group.claim is not None:
                 lines.append((f"  {group.claim.describe()}", (255, 255, 255)))
-        for warning in photo_show.warnings:
+        for warning in photo_show.warnings if warnings is None else warnings:
             lines.append((f"! {warning}", CONFIRM_COLOUR))
     for warning in recognition.warnings:
         lines.append((f"! {warning}", CONFIRM_COLOUR))

@@ -1,0 +1,7 @@
+"""The subcommand modules of ``crib``, in ``crib --help`` order. Adding one is one import line
+here: every module imported below that has ``register(subparsers)`` is a subcommand module."""
+
+from companion.cli import rules_commands  # score, stats, peg, discard
+from vision import train_commands  # synth, train
+from companion.cli import recognition_commands  # recognize, show
+from companion.cli import board_commands  # board ...

@@ -1,0 +1,197 @@
+"""Counting the show in a photo: recognise the cards, take the starter, count every hand and the
+crib with the full breakdown, and judge the players' claims (muggins).
+
+    from companion.photo import count_show
+    show = count_show("sample_images/hand_starter_papers.jpg", claims=[6])
+    for hand in show.groups:
+        print(hand.label, hand.cards, hand.show.total, hand.show.spoken, hand.claim.describe())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from companion.rules.cards import Card, CardParseError
+from companion.rules.muggins import ClaimResult, evaluate
+from companion.rules.rulesets import DEFAULT, RuleSet
+from companion.rules.show import Show, score
+from vision import Photo, PhotoSource, Recognition, Recognizer, Role, shared_recognizer
+
+# Where the starter came from (the JSON contract's ``starter_source`` values).
+STARTER_FROM_PHOTO = "photo"  # a lone card apart from the hands
+STARTER_GIVEN = "flag"  # given by the caller (the CLI's --starter)
+NO_STARTER = "none"
+
+
+class StarterError(ValueError):
+    """The starter given is not a card; ``reason`` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"starter: {reason}")
+        self.reason = reason
+
+
+class NoCardsError(ValueError):
+    """Nothing to count: the photo shows no readable card."""
+
+
+class ClaimCountError(ValueError):
+    """More claims than hands to count in the photo."""
+
+
+@dataclass(frozen=True)
+class GroupShow:
+    """One group of the photo and its count (``show`` is None when it cannot be scored)."""
+
+    label: str  # "hand 1", "hand 2", "crib"
+    role: Role
+    cards: tuple[str, ...]
+    crib: bool  # counted with crib rules
+    show: Show | None
+    problem: str | None = None
+    confirm: tuple[str, ...] = ()  # cards the player should check (low confidence / duplicates)
+    claim: ClaimResult | None = None
+
+    def as_json(self) -> dict:
+        data: dict = {"label": self.label, "role": str(self.role), "cards": list(self.cards), "crib": self.crib}
+        if self.show is not None:
+            data.update(self.show.as_json())  # the crib score --json shape
+        else:
+            data["problem"] = self.problem
+        data["confirm"] = list(self.confirm)
+        if self.claim is not None:
+            data["claim"] = self.claim.as_json()
+        return data
+
+
+@dataclass(frozen=True)
+class PhotoShow:
+    """The show counted from a photo: ``groups`` (hands in reading order, then the crib), the
+    starter and where it came from, and what the player should hear: ``warnings`` (the
+    recognition's own are in ``recognition.warnings``). ``photo`` is the decoded photo (to draw
+    on), when ``count_show`` decoded it."""
+
+    recognition: Recognition
+    starter: str | None
+    starter_source: str  # STARTER_FROM_PHOTO | STARTER_GIVEN | NO_STARTER
+    groups: tuple[GroupShow, ...]
+    count_warnings: tuple[str, ...] = ()  # about the count, the starter's apart
+    starter_in_photo: str | None = None  # the lone card apart, when there is one
+    photo: Photo | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def cards(self):
+        return self.recognition.cards
+
+    @property
+    def starter_warning(self) -> str | None:
+        if self.starter_source == NO_STARTER:
+            return "no starter in the photo (no lone card apart from the hands): give the starter to count"
+        if self.starter_source == STARTER_GIVEN and self.starter_in_photo not in (None, self.starter):
+            return f"starter {self.starter} given (the photo shows {self.starter_in_photo} apart)"
+        return None
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return (self.starter_warning,) * (self.starter_warning is not None) + self.count_warnings
+
+    def as_json(self) -> dict:
+        return {"image": self.recognition.image, "starter": self.starter, "starter_source": self.starter_source,
+                "hands": [g.as_json() for g in self.groups], "warnings": list(self.warnings),
+                "recognition": self.recognition.as_json()}
+
+
+def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = None,
+               claims: Sequence[int] | None = None, rules: RuleSet = DEFAULT, *, all_crib: bool = False,
+               recognizer: Recognizer | None = None) -> PhotoShow:
+    """Count every hand (and the crib, with crib rules) in a photo of the show.
+
+    ``photo``: a path, encoded bytes, BGR pixels, a ``vision.Photo``, or a ``Recognition``
+    already made (say, corrected by the player). ``starter``: the cut card when it is not in the
+    photo (or overrides it). ``claims``: the counts the players announced, one per countable
+    group in order, judged under ``rules``. ``all_crib``: count every group as a crib.
+    ``recognizer``: the one to use (default: one kept per process by ``vision.recognize``).
+    """
+    if isinstance(photo, Recognition):
+        return count_recognition(photo, starter, claims, rules, all_crib=all_crib)
+    recognizer = recognizer or shared_recognizer()
+    decoded, recognition = recognizer.read_and_recognize(photo)
+    counted = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
+    return PhotoShow(counted.recognition, counted.starter, counted.starter_source, counted.groups,
+                     counted.count_warnings, counted.starter_in_photo, decoded)
+
+
+def count_recognition(recognition: Recognition, starter: str | Card | None = None,
+                      claims: Sequence[int] | None = None, rules: RuleSet = DEFAULT, *,
+                      all_crib: bool = False) -> PhotoShow:
+    """``count_show`` on a recognition already made."""
+    if not recognition.cards:
+        raise NoCardsError(f"{recognition.image}: no card found in the photo")
+    in_photo = next((g.cards[0] for g in recognition.groups_of(Role.STARTER) if g.cards), None)
+    starter_card, source = _starter(starter, in_photo)
+    confirm_cards = {c.card for c in recognition.cards if c.confirm}
+    groups = []
+    for label, group in _countable_groups(recognition):
+        cards = [c for c in group.cards if c != str(starter_card)] if source == STARTER_GIVEN else list(group.cards)
+        crib = all_crib or group.role == Role.CRIB
+        show, problem = _count(cards, starter_card, crib)
+        confirm = tuple(c for c in group.cards if c in confirm_cards)
+        groups.append(GroupShow(label, group.role, tuple(group.cards), crib, show, problem, confirm))
+    if claims:
+        groups = _judge(groups, list(claims), rules)
+    count_warnings = () if groups else ("no hand to count in the photo",)
+    return PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(groups),
+                     count_warnings, in_photo)
+
+
+def _starter(given: str | Card | None, in_photo: str | None) -> tuple[Card | None, str]:
+    if given is not None:
+        try:
+            return (given if isinstance(given, Card) else Card.parse(given)), STARTER_GIVEN
+        except CardParseError as exc:
+            raise StarterError(str(exc)) from exc
+    if in_photo is None:
+        return None, NO_STARTER
+    return Card.parse(in_photo), STARTER_FROM_PHOTO
+
+
+def _countable_groups(recognition: Recognition):
+    """(label, group) for the hands ("hand 1", "hand 2", ...) and the crib, in order."""
+    hand_number = 0
+    for group in recognition.groups:
+        if group.role == Role.HAND:
+            hand_number += 1
+            yield f"hand {hand_number}", group
+        elif group.role == Role.CRIB:
+            yield "crib", group
+
+
+def _count(cards: list[str], starter: Card | None, crib: bool) -> tuple[Show | None, str | None]:
+    """The group's count, or why it cannot be counted."""
+    if len(cards) == 6:
+        return None, "6 cards: a deal, discard 2 to the crib before the show"
+    if len(cards) == 5:
+        return None, "5 cards: a three-player deal, discard 1 to the crib before the show"
+    if len(cards) != 4:
+        return None, f"{len(cards)} readable cards: a hand has 4"
+    if starter is None:
+        return None, "no starter to count with"
+    try:
+        return score([Card.parse(c) for c in cards], starter, crib=crib), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
+def _judge(groups: list[GroupShow], claims: list[int], rules: RuleSet) -> list[GroupShow]:
+    """Each claim judged against the countable group it belongs to, in order."""
+    countable = [i for i, g in enumerate(groups) if g.show is not None]
+    if len(claims) > len(countable):
+        raise ClaimCountError(f"{len(claims)} claims but {len(countable)} hands to count in the photo")
+    judged = list(groups)
+    for claimed, i in zip(claims, countable):
+        group = groups[i]
+        kind = "crib" if group.role == Role.CRIB else "hand"
+        judged[i] = GroupShow(group.label, group.role, group.cards, group.crib, group.show, group.problem,
+                              group.confirm, evaluate(claimed, group.show.total, rules, kind))
+    return judged

@@ -1,0 +1,185 @@
+"""Step 4, interpret: from read corner indices and card boxes to the cards on the table.
+
+Named steps, in order: merge each card's indices (``identify``), give each card its outline
+(``outlines``), leave reads too unsure to name unnamed, say disputed corners, drop weak
+evidence, lay the cards out in groups (``layout``), flag cards to confirm, and list the cards
+whose index could not be read. Every threshold a step uses is a named constant with its reason;
+the three a caller may tune travel together as ``Thresholds``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import boxes
+from vision.classes import CARD_CODES
+from vision.decode import Photo
+from vision.detections import UNREAD, Detections
+from vision.identify import merge_indices
+from vision.layout import Layout, arrange
+from vision.outlines import Outlines, assign_outlines
+from vision.results import CardGroup, RecognizedCard, Recognition, Role
+
+# A card read with less confidence (detector score x classifier probability) is flagged for the
+# player to confirm. 0.5, set with the first models: every card the bench's 300 scenes left
+# unflagged at 0.5 was right (models v2: 1,314 cards, precision 100 %; models/MODEL.md).
+CONFIRM_BELOW = 0.5
+# An index with no card box around it whose detector score is under this is weak evidence (a
+# letter on a keyboard, a pip): said, not counted as a card. 0.5 since the first models; not
+# tuned apart from the confirm threshold (it shared one value with it until issue 8).
+LONE_INDEX_SCORE = 0.5
+# A card box on which no index was read is reported only when the detector is at least this
+# sure it is a card. 0.5 since the first models, not tuned apart either (shared value, as above).
+UNREAD_CARD_SCORE = 0.5
+# A card read with less confidence than this is more often wrong than right: it is kept as a
+# card whose index could not be read, its best guess in the warning, not reported as that card.
+# Set with models v2 on 150 rendered scenes that neither training nor the bench use (seeds
+# 8,500,000+): reads under 0.25 were wrong 37 times and right 19; 0.25-0.30: 13 right, 7 wrong;
+# 0.30 and over: 986 right, 4 wrong.
+READ_FLOOR = 0.25
+# An unread card box this much inside a read card's box is a second box of that card (NMS keeps
+# it when the IoU falls just under its threshold): sample deal6_overlap_pen read one phantom card.
+DUPLICATE_INSIDE = 0.8
+MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
+
+
+class ThresholdError(ValueError):
+    """A threshold outside 0..1. ``name`` is the threshold's parameter name, ``value`` the value."""
+
+    def __init__(self, name: str, value: float):
+        super().__init__(f"{name} must be between 0 and 1, got {value}")
+        self.name, self.value = name, value
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The thresholds a caller may tune (see the constants above for what each one means)."""
+
+    confirm_below: float = CONFIRM_BELOW
+    lone_index_score: float = LONE_INDEX_SCORE
+    unread_card_score: float = UNREAD_CARD_SCORE
+
+    def __post_init__(self) -> None:
+        for name in ("confirm_below", "lone_index_score", "unread_card_score"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ThresholdError(name, value)
+
+
+def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
+              thresholds: Thresholds = Thresholds()) -> Recognition:
+    """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
+    warnings: list[str] = []
+    outlines = assign_outlines(merge_indices(indices, card_boxes), card_boxes)
+    cards, guessed, guess = unname_unsure_reads(outlines.cards)
+    disputed = disputed_corners(cards, outlines.disputed, guessed, warnings)
+    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings)
+    cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
+    layout = arrange(cards.xyxy, cards.card_id != UNREAD)
+    warnings.extend(layout.warnings)
+    counts = cards_seen_twice(cards, warnings)
+    named = name_cards(cards, disputed, counts, photo.scale, thresholds.confirm_below, warnings)
+    ordered, groups = in_groups(layout, named, cards.codes)
+    unread = unread_boxes(cards, guess, photo.scale, warnings)
+    if not ordered:
+        warnings.insert(0, "no card found in the photo")
+    elif len(ordered) > MAX_CARDS:
+        warnings.insert(0, f"{len(ordered)} cards found: more than {MAX_CARDS}, this does not look like a cribbage layout")
+    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), tuple(warnings), {}, unread)
+
+
+def unname_unsure_reads(cards: Detections) -> tuple[Detections, np.ndarray, np.ndarray]:
+    """Reads under READ_FLOOR become unread cards. Returns the cards, which rows were unnamed,
+    and per row the guess to say ("7S, 0.12") or None."""
+    guessed = (cards.card_id != UNREAD) & (cards.card_confidence < READ_FLOOR)
+    guess = np.array([f"{code}, {p:.2f}" if unsure else None
+                      for code, p, unsure in zip(cards.codes, cards.card_confidence, guessed)], object)
+    if guessed.any():
+        cards = cards.with_cards(np.where(guessed, UNREAD, cards.card_id), np.where(guessed, 0.0, cards.card_confidence),
+                                 np.where(guessed, UNREAD, cards.runner_up_id),
+                                 np.where(guessed, 0.0, cards.runner_up_confidence))
+    return cards, guessed, guess
+
+
+def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray, warnings: list[str]) -> np.ndarray:
+    """Mask of the named cards whose corners read two different codes (said in ``warnings``)."""
+    mask = np.zeros(len(cards), bool)
+    for row, other in sorted(disputed.items()):
+        if guessed[row]:
+            continue  # said with the unread card
+        mask[row] = True
+        warnings.append(f"the corners of one card read {cards.codes[row]} and {other}: confirm this card")
+    return mask
+
+
+def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
+                     thresholds: Thresholds, warnings: list[str]) -> np.ndarray:
+    """Mask of the rows that are cards: named cards unless only a weak lone index says so; unread
+    card boxes the detector is sure of that are not a second box of a named card; unnamed reads
+    unless only their index says a card is there or they lie on a named card (a pip, a court)."""
+    read = cards.card_id != UNREAD
+    weak = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score)
+    for i in np.flatnonzero(weak):
+        warnings.append(f"ignored a corner index read as {cards.codes[i]} with no card around it "
+                        f"(detector score {outlines.index_score[i]:.2f})")
+    inside_read = np.zeros(len(cards), bool)
+    if read.any() and (~read).any():
+        inside_read[~read] = boxes.box_containment(cards.xyxy[~read], cards.xyxy[read]).max(axis=1) >= DUPLICATE_INSIDE
+    stray = guessed & (outlines.estimated | inside_read)
+    for i in np.flatnonzero(stray):
+        where = "with no card around it" if outlines.estimated[i] else "on a card read otherwise"
+        warnings.append(f"ignored an unsure corner read ({guess[i]}) {where}")
+    sure_box = cards.confidence >= thresholds.unread_card_score
+    return (read & ~weak) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
+
+
+def cards_seen_twice(cards: Detections, warnings: list[str]) -> Counter:
+    """How often each code was named; a code named twice is said (one deck has one of each)."""
+    counts = Counter(c for c in cards.codes if c)
+    for code, count in sorted(counts.items()):
+        if count > 1:
+            warnings.append(f"{code} seen {count} times far apart: one deck has one {code}; check the photo")
+    return counts
+
+
+def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: float, confirm_below: float,
+               warnings: list[str]) -> dict[int, RecognizedCard]:
+    """The named rows as cards with boxes in photo pixels, flagged to confirm when read under
+    ``confirm_below``, seen twice, or disputed."""
+    named: dict[int, RecognizedCard] = {}
+    codes = cards.codes
+    for i in np.flatnonzero(cards.card_id != UNREAD):
+        code, confidence = codes[i], float(cards.card_confidence[i])
+        runner_up = CARD_CODES[cards.runner_up_id[i]] if cards.runner_up_id[i] >= 0 else None
+        confirm = confidence < confirm_below or counts[code] > 1 or bool(disputed[i])
+        if confidence < confirm_below:
+            alternative = f" (or {runner_up}, {cards.runner_up_confidence[i]:.2f})" if runner_up else ""
+            warnings.append(f"{code} read with low confidence {confidence:.2f}{alternative}: confirm this card")
+        box = tuple(float(v) * scale for v in cards.xyxy[i])
+        named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]))
+    return named
+
+
+def in_groups(layout: Layout, named: dict[int, RecognizedCard],
+              codes: list[str | None]) -> tuple[list[RecognizedCard], list[CardGroup]]:
+    """The named cards in group order, and the groups (unread members left out)."""
+    ordered: list[RecognizedCard] = []
+    groups: list[CardGroup] = []
+    for group in layout.groups:
+        members = [m for m in group.members if m in named]
+        ordered.extend(named[m] for m in members)
+        groups.append(CardGroup(Role(group.role), tuple(codes[m] for m in members)))
+    return ordered, groups
+
+
+def unread_boxes(cards: Detections, guess: np.ndarray, scale: float, warnings: list[str]) -> tuple:
+    """Boxes (photo pixels) of the cards whose index could not be read, each said with its guess."""
+    rows = np.flatnonzero(cards.card_id == UNREAD)
+    unread = tuple(tuple(float(v) * scale for v in cards.xyxy[i]) for i in rows)
+    for row, box in zip(rows, unread):
+        best = f" (best guess {guess[row]})" if guess[row] else ""
+        warnings.append(f"a card at [{', '.join(f'{v:.0f}' for v in box)}] has no readable index{best}: check it")
+    return unread

@@ -1,0 +1,37 @@
+"""models.json: which model files to load and the sizes, margin and class lists they expect."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from vision.classes import CARD_CODES, DETECTOR_CLASSES
+
+DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+class ModelConfigError(ValueError):
+    """models.json is missing or does not describe the models this code expects."""
+
+
+def models_dir(path: str | os.PathLike | None = None) -> Path:
+    """The models folder: ``path``, else $CRIB_MODELS, else the bundled models/."""
+    return Path(path or os.environ.get("CRIB_MODELS") or DEFAULT_MODELS_DIR)
+
+
+def load_models_config(folder: str | os.PathLike) -> dict:
+    path = Path(folder) / "models.json"
+    if not path.is_file():
+        raise ModelConfigError(f"{path} not found: the recognition models are not installed")
+    try:
+        config = json.loads(path.read_text())
+        detector, classifier = config["detector"], config["classifier"]
+        if list(detector["classes"]) != list(DETECTOR_CLASSES):
+            raise ModelConfigError(f"{path}: detector classes {detector['classes']} != {list(DETECTOR_CLASSES)}")
+        if list(classifier["classes"]) != list(CARD_CODES):
+            raise ModelConfigError(f"{path}: classifier classes are not the 52 card codes in order")
+        int(detector["imgsz"]), int(classifier["imgsz"]), float(classifier["margin"])
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise ModelConfigError(f"{path}: malformed ({exc.__class__.__name__}: {exc})") from exc
+    return config

@@ -1,0 +1,81 @@
+"""What recognition returns: cards, groups with roles, warnings (plain data, standard library
+only: a caller can use, store and serialise results without numpy or a model runtime)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """What a group of cards on the table is. A deal of 5 or 6 cards is a ``HAND`` (to be
+    discarded to 4: recognition warns). Members compare and serialise as their text."""
+
+    HAND = "hand"
+    CRIB = "crib"
+    STARTER = "starter"
+    UNKNOWN = "unknown"  # a group that fits no role (say 2 or 3 cards)
+
+
+ROLE_ORDER = (Role.HAND, Role.CRIB, Role.STARTER, Role.UNKNOWN)  # how groups are listed
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in photo pixels
+
+
+@dataclass(frozen=True)
+class RecognizedCard:
+    """One card read from the photo. ``confirm``: the player should check it (read with low
+    confidence, seen twice, or its corners disagree); ``runner_up`` is the next best reading."""
+
+    card: str
+    confidence: float
+    box: Box
+    confirm: bool = False
+    runner_up: str | None = None
+    runner_up_confidence: float = 0.0
+
+    def as_json(self) -> dict:
+        data = {"card": self.card, "confidence": round(self.confidence, 4),
+                "box": [round(v, 1) for v in self.box], "confirm": self.confirm}
+        if self.confirm and self.runner_up:
+            data["runner_up"] = self.runner_up
+            data["runner_up_confidence"] = round(self.runner_up_confidence, 4)
+        return data
+
+
+@dataclass(frozen=True)
+class CardGroup:
+    role: Role
+    cards: tuple[str, ...]
+
+    def as_json(self) -> dict:
+        return {"role": str(self.role), "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """A recognised photo: ``cards`` in group order, ``groups`` (hands in reading order, then
+    the crib, the starter, unknown groups), ``warnings`` for the player, ``ms`` per stage
+    (decode, infer, post) and ``unread_boxes``: cards whose index could not be read."""
+
+    image: str
+    width: int
+    height: int
+    cards: tuple[RecognizedCard, ...]
+    groups: tuple[CardGroup, ...]
+    warnings: tuple[str, ...]
+    ms: dict = field(default_factory=dict)
+    unread_boxes: tuple[Box, ...] = ()
+
+    def as_json(self) -> dict:
+        return {"image": self.image, "width": self.width, "height": self.height,
+                "cards": [c.as_json() for c in self.cards],
+                "groups": [g.as_json() for g in self.groups],
+                "warnings": list(self.warnings),
+                "ms": {k: round(v, 1) for k, v in self.ms.items()}}
+
+    def card(self, code: str) -> RecognizedCard | None:
+        return next((c for c in self.cards if c.card == code), None)
+
+    def groups_of(self, role: Role) -> tuple[CardGroup, ...]:
+        return tuple(g for g in self.groups if g.role == role)
