@@ -1,0 +1,165 @@
+"""One deal's cards: discards and crib, the starter, the play (through the rules core's
+``Pegging``) and the show order. It checks cards and turns; the points and pegs are the
+engine's job (``engine.Game``)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from companion.rules import Card, Pegging, PlayError, score
+from companion.rules.play import GO
+
+from companion.game.errors import EntryError
+
+DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAward:
+    """What one play entry earns: ``seat`` scores ``points`` for ``reasons`` (seat None: nothing)."""
+
+    seat: int | None
+    points: int
+    reasons: tuple[str, ...]
+
+
+class Deal:
+    """Seats are numbered in seating order; the rules core numbers players from the pone."""
+
+    def __init__(self, number: int, players: int, dealer: int,
+                 discards: tuple[tuple[Card, ...], ...] | None, blind: Card | None) -> None:
+        self.number, self.players, self.dealer = number, players, dealer
+        self.seen: dict[Card, str] = {}
+        self.discards, self.blind, self.crib = discards, blind, None
+        if discards is not None:
+            self._take_discards(discards, blind)
+        elif blind is not None:
+            raise EntryError("blind: give the discards with the blind card (or neither)")
+        self.starter: Card | None = None
+        self.pegging = Pegging(players)
+        self.laid: dict[int, list[Card]] = {seat: [] for seat in range(players)}
+        self.reneges: list[tuple[int, int]] = []  # (seat, cards that should have been played)
+        pone = (dealer + 1) % players
+        self.show_order = [("hand", (pone + i) % players) for i in range(players)] + [("crib", dealer)]
+        self.show_index = 0
+
+    # --- seats and cards -----------------------------------------------------------------
+    def seat(self, player: int) -> int:
+        """The seat of the rules core's player number (0 = the pone)."""
+        return (self.dealer + 1 + player) % self.players
+
+    def _see(self, card: Card, where: str) -> None:
+        if card in self.seen:
+            raise EntryError(f"card {card} is already {self.seen[card]}")
+        self.seen[card] = where
+
+    def _take_discards(self, discards: tuple[tuple[Card, ...], ...], blind: Card | None) -> None:
+        each = DISCARDS_EACH[self.players]
+        if len(discards) != self.players:
+            raise EntryError(f"cards: {len(discards)} discards given for {self.players} players")
+        for seat, cards in enumerate(discards):
+            if len(cards) != each:
+                raise EntryError(f"cards[{seat}]: each player discards {each} card(s), got {len(cards)}")
+            for card in cards:
+                self._see(card, "in the crib")
+        if (self.players == 3) != (blind is not None):
+            raise EntryError("blind: 3 players add one blind card to the crib" if self.players == 3
+                             else f"blind: no blind card with {self.players} players")
+        if blind is not None:
+            self._see(blind, "in the crib")
+        self.crib = tuple(c for cards in discards for c in cards) + ((blind,) if blind else ())
+
+    def cut(self, starter: Card) -> None:
+        self._see(starter, "the starter")
+        self.starter = starter
+
+    # --- the play --------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int:
+        return self.seat(self.pegging.to_act)
+
+    @property
+    def play_over(self) -> bool:
+        return self.pegging.complete
+
+    def lay(self, card: Card) -> PlayAward:
+        if card in self.seen:
+            raise EntryError(f"card: {card} is already {self.seen[card]}")
+        seat = self.to_act
+        before = self._pegged()
+        try:
+            event = self.pegging.lay(card)
+        except PlayError as exc:
+            raise EntryError(f"card: {exc}") from None
+        self.seen[card] = "laid in the play"
+        self.laid[seat].append(card)
+        del event  # the go point may have been added to it since: read the journal's copy
+        return PlayAward(seat, self._pegged() - before, self.pegging.events[-1].reasons)
+
+    def go(self) -> PlayAward:
+        seat = self.to_act
+        before, reneges = self._pegged(), len(self.pegging.reneges)
+        try:
+            self.pegging.go()
+        except PlayError as exc:
+            raise EntryError(str(exc)) from None
+        for renege in self.pegging.reneges[reneges:]:
+            self.reneges.append((seat, renege.should_have_played))
+        points = self._pegged() - before
+        if not points:
+            return PlayAward(None, 0, ())
+        last = next(e for e in reversed(self.pegging.events) if e.card is not None)
+        return PlayAward(self.seat(last.player), points, (GO,))
+
+    def preview_lay(self, card: Card) -> PlayAward:
+        """What laying ``card`` would earn, without laying it."""
+        return self._trial().lay(card)
+
+    def preview_go(self) -> PlayAward:
+        """What a go now would earn (the go point when it ends the count), without saying it."""
+        return self._trial().go()
+
+    def _trial(self) -> "Deal":
+        trial = copy.copy(self)
+        trial.pegging = copy.deepcopy(self.pegging)
+        trial.seen = dict(self.seen)
+        trial.laid = {seat: list(cards) for seat, cards in self.laid.items()}
+        trial.reneges = list(self.reneges)
+        return trial
+
+    def _pegged(self) -> int:
+        return sum(e.points for e in self.pegging.events)
+
+    # --- the show -------------------------------------------------------------------------
+    @property
+    def next_show(self) -> tuple[str, int] | None:
+        return self.show_order[self.show_index] if self.show_index < len(self.show_order) else None
+
+    def known_cards(self, kind: str, seat: int) -> tuple[Card, ...] | None:
+        if kind == "crib":
+            return self.crib
+        return tuple(self.laid[seat]) if len(self.laid[seat]) == 4 else None
+
+    def show_cards(self, typed: tuple[Card, ...] | None) -> tuple[str, int, tuple[Card, ...]]:
+        """The next show's kind, seat and cards (typed cards must agree with the known ones)."""
+        kind, seat = self.next_show  # type: ignore[misc]
+        known = self.known_cards(kind, seat)
+        whose = "the crib" if kind == "crib" else f"seat {seat}'s hand"
+        if typed is None:
+            if known is None:
+                raise EntryError(f"cards: {whose} is not known yet: type its 4 cards")
+            return kind, seat, known
+        if len(typed) != 4 or len(set(typed)) != 4:
+            raise EntryError(f"cards: {whose} is 4 distinct cards, got {len(typed)}")
+        if known is not None and set(typed) != set(known):
+            raise EntryError(f"cards: {whose} was {' '.join(map(str, known))}, not {' '.join(map(str, typed))}")
+        if known is None:
+            for card in typed:
+                if card in self.seen and self.seen[card] != "in the crib":
+                    raise EntryError(f"cards: {card} is already {self.seen[card]}")
+            self.crib = typed
+        return kind, seat, typed
+
+    def count(self, cards: tuple[Card, ...], crib: bool):
+        return score(cards, self.starter, crib=crib)  # type: ignore[arg-type]

@@ -1,0 +1,313 @@
+"""Journal entries: small frozen value types, each with ``as_json`` / ``from_json``.
+
+An entry records what a player did or said; the game state is the replay of its entries
+(``companion.game.engine``). Seats are numbered in seating order (clockwise) from 0. Where an
+entry's actor follows from the game (whose turn, whose show), the entry does not repeat it.
+Claims are optional: ``None`` means the player accepts the points the rules core proposes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from companion.rules import Card, RuleSet
+from companion.rules.cards import CardParseError
+from companion.rules.rulesets import GamePoints, MugginsMode, RuleSetError
+
+from companion.game.errors import EntryError
+
+
+# --- field readers: each names the field that is wrong -------------------------------------
+def _card(data: dict, key: str, optional: bool = False) -> Card | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    try:
+        return Card.parse(value)
+    except CardParseError as exc:
+        raise EntryError(f"{key}: {exc}") from None
+
+
+def _cards(value: Any, key: str) -> tuple[Card, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise EntryError(f"{key}: expected a list of cards, got {value!r}")
+    try:
+        return tuple(Card.parse(v) for v in value)
+    except CardParseError as exc:
+        raise EntryError(f"{key}: {exc}") from None
+
+
+def _int(data: dict, key: str, optional: bool = False, minimum: int = 0) -> int | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise EntryError(f"{key}: expected a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def _str(data: dict, key: str, optional: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise EntryError(f"{key}: expected text, got {value!r}")
+    return value
+
+
+def _fmt(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards]
+
+
+def rules_as_json(rules: RuleSet) -> dict:
+    gp = rules.game_points
+    return {"name": rules.name, "target": rules.target, "muggins": rules.muggins.value,
+            "skunk_line": rules.skunk_line, "double_skunk_line": rules.double_skunk_line,
+            "game_points": [gp.win, gp.skunk, gp.double_skunk], "match_games": rules.match_games,
+            "lowball": rules.lowball}
+
+
+def rules_from_json(data: Any) -> RuleSet:
+    if not isinstance(data, dict):
+        raise EntryError(f"rules: expected an object, got {data!r}")
+    try:
+        points = data["game_points"]
+        if not (isinstance(points, list) and len(points) == 3):
+            raise EntryError("rules.game_points: expected [win, skunk, double skunk or null]")
+        return RuleSet(str(data["name"]), target=int(data["target"]), muggins=MugginsMode(data["muggins"]),
+                       skunk_line=int(data["skunk_line"]),
+                       double_skunk_line=None if data["double_skunk_line"] is None else int(data["double_skunk_line"]),
+                       game_points=GamePoints(*points), match_games=int(data["match_games"]),
+                       lowball=bool(data["lowball"]))
+    except KeyError as exc:
+        raise EntryError(f"rules: missing field {exc.args[0]}") from None
+    except (TypeError, RuleSetError, ValueError) as exc:
+        raise EntryError(f"rules: {exc}") from None
+
+
+# --- the entries ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Entry:
+    TYPE: ClassVar[str] = ""
+
+    def as_json(self) -> dict:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Card):
+                value = str(value)
+            elif isinstance(value, tuple) and value and all(isinstance(v, Card) for v in value):
+                value = _fmt(value)
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Entry):
+    """The first entry: players in seating order (clockwise), rules, first dealer (by cut or chosen)."""
+
+    TYPE: ClassVar[str] = "new-game"
+    players: tuple[str, ...]
+    rules: RuleSet
+    first_dealer: int
+    dealer_cut: tuple[Card, ...] | None = None  # cards cut for deal, one per seat (lowest deals)
+
+    def as_json(self) -> dict:
+        return {"type": self.TYPE, "players": list(self.players), "rules": rules_as_json(self.rules),
+                "first_dealer": self.first_dealer, "dealer_cut": _fmt(self.dealer_cut)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "NewGame":
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise EntryError(f"players: expected a list of names, got {players!r}")
+        cut = data.get("dealer_cut")
+        return cls(tuple(players), rules_from_json(data.get("rules")), _int(data, "first_dealer"),
+                   None if cut is None else _cards(cut, "dealer_cut"))
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Entry):
+    """A deal starts: each seat's discards to the crib (and the blind card with 3 players), or
+    ``None`` when the players do not type them (the crib is typed at its show)."""
+
+    TYPE: ClassVar[str] = "discard"
+    cards: tuple[tuple[Card, ...], ...] | None = None
+    blind: Card | None = None
+
+    def as_json(self) -> dict:
+        return {"type": self.TYPE, "cards": None if self.cards is None else [_fmt(c) for c in self.cards],
+                "blind": None if self.blind is None else str(self.blind)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Discard":
+        cards = data.get("cards")
+        if cards is not None:
+            if not isinstance(cards, list):
+                raise EntryError(f"cards: expected one list of cards per seat, got {cards!r}")
+            cards = tuple(_cards(c, f"cards[{i}]") for i, c in enumerate(cards))
+        return cls(cards, _card(data, "blind", optional=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Cut(Entry):
+    """The starter; ``heels`` is the dealer's claim for his heels (None: accept the 2 of a jack)."""
+
+    TYPE: ClassVar[str] = "cut"
+    starter: Card
+    heels: int | None = None
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Cut":
+        return cls(_card(data, "starter"), _int(data, "heels", optional=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Lay(Entry):
+    """The player to act lays a card; ``claim``: the points the scorer pegs for it."""
+
+    TYPE: ClassVar[str] = "lay"
+    card: Card
+    claim: int | None = None
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Lay":
+        return cls(_card(data, "card"), _int(data, "claim", optional=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Go(Entry):
+    """The player to act says go; ``claim``: the go point's claim when this go ends the count."""
+
+    TYPE: ClassVar[str] = "go"
+    claim: int | None = None
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Go":
+        return cls(_int(data, "claim", optional=True))
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCount(Entry):
+    """The next hand (or the crib) in the show order: its cards (None: the cards already known
+    from the play or the discards), the claimed total, and where the cards came from."""
+
+    TYPE: ClassVar[str] = "show"
+    cards: tuple[Card, ...] | None = None
+    claim: int | None = None
+    photo: str | None = None  # a photo's path or id when the cards were recognised
+
+    def as_json(self) -> dict:
+        return {"type": self.TYPE, "cards": _fmt(self.cards), "claim": self.claim, "photo": self.photo}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ShowCount":
+        cards = data.get("cards")
+        return cls(None if cards is None else _cards(cards, "cards"), _int(data, "claim", optional=True),
+                   _str(data, "photo", optional=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins(Entry):
+    """Seat ``by`` takes the points of open offer ``offer`` (the entry number that missed them)."""
+
+    TYPE: ClassVar[str] = "muggins"
+    by: int
+    offer: int
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Muggins":
+        return cls(_int(data, "by"), _int(data, "offer"))
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Entry):
+    """The opponents let open offer ``offer`` go: the missed points are lost."""
+
+    TYPE: ClassVar[str] = "decline"
+    offer: int
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Decline":
+        return cls(_int(data, "offer"))
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyEntry(Entry):
+    """An ACC penalty (``companion.rules.PENALTIES`` key) against ``offender``; ``opponent`` is the
+    seat that pegs (needed with 3 players); ``cards`` for a renege, ``overclaim`` for a false game claim."""
+
+    TYPE: ClassVar[str] = "penalty"
+    key: str
+    offender: int
+    opponent: int | None = None
+    cards: int = 1
+    overclaim: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict) -> "PenaltyEntry":
+        return cls(_str(data, "key"), _int(data, "offender"), _int(data, "opponent", optional=True),
+                   _int(data, "cards", optional=True, minimum=1) or 1,
+                   _int(data, "overclaim", optional=True) or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame(Entry):
+    """The next game of a match starts (the previous game's loser deals first)."""
+
+    TYPE: ClassVar[str] = "next-game"
+
+    @classmethod
+    def from_json(cls, data: dict) -> "NextGame":
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Entry):
+    """Takes back the latest entry still in force (it waits for a redo)."""
+
+    TYPE: ClassVar[str] = "undo"
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Undo":
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Redo(Entry):
+    """Puts back the entry undone last."""
+
+    TYPE: ClassVar[str] = "redo"
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Redo":
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetUndone(Entry):
+    """The players chose to drop the entries waiting for redo (said, never silent)."""
+
+    TYPE: ClassVar[str] = "forget-undone"
+    count: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ForgetUndone":
+        return cls(_int(data, "count", optional=True) or 0)
+
+
+ENTRY_TYPES: dict[str, type[Entry]] = {cls.TYPE: cls for cls in (
+    NewGame, Discard, Cut, Lay, Go, ShowCount, Muggins, Decline, PenaltyEntry, NextGame,
+    Undo, Redo, ForgetUndone)}
+HISTORY_TYPES = (Undo, Redo, ForgetUndone)
+
+
+def entry_from_json(data: Any) -> Entry:
+    """Parse one entry object; EntryError names the bad field."""
+    if not isinstance(data, dict):
+        raise EntryError(f"an entry must be a JSON object, got {data!r}")
+    cls = ENTRY_TYPES.get(data.get("type"))
+    if cls is None:
+        raise EntryError(f"type: unknown entry type {data.get('type')!r} (known: {', '.join(ENTRY_TYPES)})")
+    return cls.from_json(data)

@@ -1,0 +1,78 @@
+"""What the engine writes down as it replays: peg movements with reasons, offers, results."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+# LogLine kinds: the points' origin. "lost" lines move no peg (points missed and not taken).
+KINDS = ("heels", "play", "hand", "crib", "muggins", "penalty", "lost")
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One movement of a side's peg (or points lost), with the reason as players would say it."""
+
+    entry: int          # the entry (index in the game's entries) that caused it
+    game: int
+    deal: int
+    side: int
+    seat: int | None
+    points: int         # negative: the peg goes back (a penalty)
+    kind: str
+    text: str
+    claimed: int | None = None   # for claims: what was claimed
+    entitled: int | None = None  # for claims: what the cards are worth
+    ref: int | None = None       # muggins taken or declined: the entry of the claim concerned
+
+    def as_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """Missed points that an opponent may still take (muggins)."""
+
+    entry: int          # the claim's entry: the offer's id
+    seat: int           # who missed them
+    side: int
+    points: int
+    kind: str           # play | hand | crib
+    callers: tuple[int, ...]  # seats that may call muggins
+    expires: str        # "when the scorer pegs again" | "when the next deal starts"
+
+    def as_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowRecord:
+    game: int
+    deal: int
+    seat: int
+    kind: str           # hand | crib
+    cards: tuple[str, ...]
+    starter: str
+    entitled: int
+    claimed: int
+    spoken: str
+    photo: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game. ``kind``: win | skunk | double skunk (against the worst-off loser);
+    ``losers``: (side, score, kind, game points) each; ``game_points``: the winner's total."""
+
+    number: int
+    winner: int
+    pegged_out: int
+    kind: str
+    game_points: int
+    scores: tuple[int, ...]
+    losers: tuple[tuple[int, int, str, int], ...]
+    deals: int
+
+    def as_json(self) -> dict:
+        out = asdict(self)
+        out["losers"] = [dict(zip(("side", "score", "kind", "game_points"), loser)) for loser in self.losers]
+        return out

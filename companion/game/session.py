@@ -1,0 +1,215 @@
+"""``GameSession``: the one object the app and the terminal drive.
+
+Each player action is a method that records one journal entry: the entry is checked by
+replaying it on the game (refused: EntryError, nothing stored), then committed to the journal
+(when the session has a store), then listeners get the new view. Undo and redo are entries too,
+so the journal only ever grows. A session that writes a stored game holds its lock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Callable, Sequence
+
+from companion.rules import Card, RuleSet
+
+from companion.game.engine import Game, replay
+from companion.game.errors import EntryError, RedoPendingError
+from companion.game.events import (
+    HISTORY_TYPES, Cut, Decline, Discard, Entry, ForgetUndone, Go, Lay, Muggins, NewGame, NextGame,
+    PenaltyEntry, Redo, ShowCount, Undo)
+from companion.game.history import History, walk
+from companion.game.journal import Store
+from companion.game.records import LogLine
+from companion.game.setup import card, cards, dealer_by_cut, make_rules, seat_of
+from companion.game.view import GameView, build_view
+
+log = logging.getLogger(__name__)
+Listener = Callable[[GameView], None]
+
+
+class GameSession:
+    def __init__(self, journal: Sequence[Entry], store: Store | None = None, game_id: int | None = None) -> None:
+        """A session over an existing journal (every entry ever written, undo/redo included)."""
+        self.journal = list(journal)
+        self.history: History = walk(self.journal)
+        self.game: Game = replay(self.history.in_force)
+        self.store, self.game_id = store, game_id
+        self._listeners: list[Listener] = []
+
+    # --- opening ------------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: Sequence[str], rules: RuleSet | str | dict | None = None, *,
+            first_dealer: int | str | None = None, dealer_cut: Sequence[Card | str] | None = None,
+            short: bool = False, store: Store | None = None) -> "GameSession":
+        """A new game: players in seating order (clockwise); the first dealer chosen or by cut."""
+        players = tuple(players)
+        cut = cards(dealer_cut, "dealer_cut") if dealer_cut is not None else None
+        if cut is not None and len(cut) == len(players):
+            dealer = dealer_by_cut(cut)
+            if first_dealer is not None and seat_of(players, first_dealer, "first_dealer") != dealer:
+                raise EntryError(f"first_dealer: the lowest card cut ({cut[dealer]}) deals: {players[dealer]}")
+        else:
+            dealer = seat_of(players, first_dealer if first_dealer is not None else 0, "first_dealer")
+        first = NewGame(players, make_rules(rules, short), dealer, cut)
+        Game(first)  # checks players, seats, rules
+        game_id = None
+        if store is not None:
+            game_id = store.create(first, summary=None)
+            store.lock(game_id)
+        session = cls([first], store, game_id)
+        session._save_summary()
+        return session
+
+    @classmethod
+    def open(cls, store: Store, game_id: int) -> "GameSession":
+        """Resume a stored game (takes its lock: JournalBusyError when open elsewhere)."""
+        store.lock(game_id)
+        try:
+            return cls(store.entries(game_id), store, game_id)
+        except BaseException:
+            store.unlock(game_id)
+            raise
+
+    def close(self) -> None:
+        if self.store is not None and self.game_id is not None:
+            self.store.unlock(self.game_id)
+        self._listeners.clear()
+
+    def __enter__(self) -> "GameSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- player actions -----------------------------------------------------------------------------
+    def discard(self, discards: Sequence[Sequence[Card | str]] | None = None,
+                blind: Card | str | None = None) -> list[LogLine]:
+        """A deal starts: each seat's discards (seating order) and the blind card for 3 players."""
+        parsed = None if discards is None else tuple(cards(d, f"cards[{i}]") for i, d in enumerate(discards))
+        return self.record(Discard(parsed, None if blind is None else card(blind, "blind")))
+
+    def cut(self, starter: Card | str, heels: int | None = None) -> list[LogLine]:
+        return self.record(Cut(card(starter, "starter"), heels))
+
+    def lay(self, played: Card | str, claim: int | None = None) -> list[LogLine]:
+        return self.record(Lay(card(played), claim))
+
+    def go(self, claim: int | None = None) -> list[LogLine]:
+        return self.record(Go(claim))
+
+    def show(self, hand: Sequence[Card | str] | None = None, claim: int | None = None,
+             photo: str | None = None) -> list[LogLine]:
+        """The next count of the show (pone first ... dealer, then the crib)."""
+        return self.record(ShowCount(None if hand is None else cards(hand), claim, photo))
+
+    def muggins(self, by: int | str, offer: int | None = None) -> list[LogLine]:
+        """``by`` takes the missed points of ``offer`` (default: the newest open offer)."""
+        return self.record(Muggins(seat_of(self.game.players, by, "by"), self._offer(offer)))
+
+    def decline(self, offer: int | None = None) -> list[LogLine]:
+        return self.record(Decline(self._offer(offer)))
+
+    def penalty(self, key: str, offender: int | str, opponent: int | str | None = None,
+                cards: int = 1, overclaim: int = 0) -> list[LogLine]:
+        players = self.game.players
+        return self.record(PenaltyEntry(key, seat_of(players, offender, "offender"),
+                                        None if opponent is None else seat_of(players, opponent, "opponent"),
+                                        cards, overclaim))
+
+    def next_game(self) -> list[LogLine]:
+        return self.record(NextGame())
+
+    def preview_lay(self, played: Card | str):
+        """What laying a card would earn (seat, points, reasons), without laying it."""
+        if self.game.phase != "play":
+            raise EntryError(f"a card laid cannot come now: the game is at the {self.game.phase}")
+        return self.game.deal.preview_lay(card(played))
+
+    # --- history --------------------------------------------------------------------------------------
+    def undo(self) -> None:
+        self._history_entry(Undo())
+
+    def redo(self) -> None:
+        self._history_entry(Redo())
+
+    def forget_undone(self) -> int:
+        """Drop the entries waiting for redo (they stay in the journal, out of force). Returns how many."""
+        count = len(self.history.undone)
+        if count:
+            self._history_entry(ForgetUndone(count))
+        return count
+
+    # --- recording ------------------------------------------------------------------------------------
+    def record(self, entry: Entry) -> list[LogLine]:
+        """Check, apply and commit one game entry; returns the peg movements it caused."""
+        if isinstance(entry, HISTORY_TYPES) or isinstance(entry, NewGame):
+            raise EntryError(f"a {entry.TYPE} entry goes through undo/redo/forget_undone, not record")
+        if self.history.undone:
+            raise RedoPendingError(f"{len(self.history.undone)} undone entries wait for redo: redo them, "
+                                   "or forget them (forget_undone) before a new entry")
+        lines = self.game.apply(entry)
+        try:
+            self._commit(entry)
+        except BaseException:
+            self.game = replay(self.history.in_force)  # the entry is not stored: take it back
+            raise
+        self.history.push(entry)
+        self._changed()
+        return lines
+
+    def _history_entry(self, entry: Entry) -> None:
+        trial = History(list(self.history.in_force), list(self.history.undone))
+        trial.push(entry)
+        game = replay(trial.in_force)
+        self._commit(entry)
+        self.history, self.game = trial, game
+        self._changed()
+
+    def _commit(self, entry: Entry) -> None:
+        if self.store is not None:
+            self.store.append(self.game_id, len(self.journal), entry, self._summary())
+        self.journal.append(entry)
+
+    def _summary(self) -> dict:
+        game = self.game
+        result = game.results[-1].as_json() if game.results else None
+        return {"phase": game.phase, "game": game.game_number, "deal": game.deal_number,
+                "scores": list(game.scores), "wins": game.wins(), "result": result}
+
+    def _save_summary(self) -> None:
+        if self.store is not None:
+            self.store.db.execute("UPDATE games SET summary = ? WHERE id = ?",
+                                  (json.dumps(self._summary()), self.game_id))
+
+    # --- what the screen shows ------------------------------------------------------------------------
+    def view(self) -> GameView:
+        return build_view(self.game, len(self.history.in_force) - 1, len(self.history.undone))
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(view)`` after every change; returns the function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _changed(self) -> None:
+        if not self._listeners:
+            return
+        view = self.view()
+        for listener in list(self._listeners):
+            try:
+                listener(view)
+            except Exception:  # a broken screen or board must never stop the game
+                log.exception("game listener failed")
+
+    def _offer(self, offer: int | None) -> int:
+        if offer is not None:
+            return offer
+        if not self.game.offers:
+            raise EntryError("offer: there is no open muggins offer")
+        return self.game.offers[-1].entry
+
+    def export(self) -> dict:
+        from companion.game.transfer import export_game
+
+        return export_game(self.journal, self.game)

@@ -1,0 +1,104 @@
+"""Choosing the rules and the seats: a preset, a preset with fields changed, or a short game."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from companion.rules import PRESETS, Card, RuleSet
+from companion.rules.rulesets import GamePoints, MugginsMode, RuleSetError
+
+from companion.game.errors import EntryError
+
+SHORT_TARGET = 61
+RULE_FIELDS = ("target", "muggins", "skunk_line", "double_skunk_line", "game_points", "match_games", "lowball")
+
+
+def make_rules(spec: RuleSet | str | dict | None = None, short: bool = False) -> RuleSet:
+    """``spec``: a RuleSet, a preset name, or ``{"preset": "acc", <RuleSet field>: value, ...}``.
+
+    A target other than 121 without explicit lines keeps the skunk margins of RULES.md: a skunk
+    is a win by 31 or more (loser <= target - 31), a double skunk by 61 or more (loser <=
+    target - 61, where the preset has one). ``short`` is the short game to 61.
+    """
+    if isinstance(spec, RuleSet):
+        base, changes = spec, {}
+    else:
+        if spec is None or isinstance(spec, str):
+            spec = {"preset": spec or "acc"}
+        if not isinstance(spec, dict):
+            raise EntryError(f"rules: expected a preset name or an object, got {spec!r}")
+        name = spec.get("preset", "acc")
+        if name not in PRESETS:
+            raise EntryError(f"rules.preset: unknown rule set {name!r} (choose from {', '.join(PRESETS)})")
+        base = PRESETS[name]
+        unknown = set(spec) - {"preset", *RULE_FIELDS}
+        if unknown:
+            raise EntryError(f"rules: unknown field {sorted(unknown)[0]!r} (fields: preset, {', '.join(RULE_FIELDS)})")
+        changes = {k: v for k, v in spec.items() if k != "preset"}
+    if short:
+        changes.setdefault("target", SHORT_TARGET)
+    try:
+        if "muggins" in changes:
+            changes["muggins"] = MugginsMode(changes["muggins"])
+        if "game_points" in changes:
+            points = changes["game_points"]
+            changes["game_points"] = points if isinstance(points, GamePoints) else GamePoints(*points)
+        target = changes.get("target", base.target)
+        if target != base.target:
+            changes.setdefault("skunk_line", max(base.skunk_line - (base.target - target), 0))
+            if base.double_skunk_line is not None:
+                line = base.double_skunk_line - (base.target - target)
+                changes.setdefault("double_skunk_line", line if 0 <= line < changes["skunk_line"] else None)
+        for key in ("target", "skunk_line", "match_games"):
+            if key in changes and (not isinstance(changes[key], int) or isinstance(changes[key], bool)):
+                raise EntryError(f"rules.{key}: expected a whole number, got {changes[key]!r}")
+        if changes:
+            plain_short = short and set(changes) <= {"target", "skunk_line", "double_skunk_line"}
+            return base.with_changes(name=f"{base.name}-{'short' if plain_short else 'custom'}", **changes)
+        return base
+    except (RuleSetError, TypeError, ValueError) as exc:
+        if isinstance(exc, EntryError):
+            raise
+        raise EntryError(f"rules: {exc}") from None
+
+
+def seat_of(players: Sequence[str], who: int | str, field: str = "player") -> int:
+    """A seat from its number or its player's name (case-insensitive)."""
+    if isinstance(who, bool):
+        raise EntryError(f"{field}: expected a player name or seat number, got {who!r}")
+    if isinstance(who, int):
+        if 0 <= who < len(players):
+            return who
+        raise EntryError(f"{field}: seat {who} is not one of the {len(players)} seats (0..{len(players) - 1})")
+    if isinstance(who, str):
+        for seat, name in enumerate(players):
+            if name.strip().lower() == who.strip().lower():
+                return seat
+        raise EntryError(f"{field}: no player named {who!r} (players: {', '.join(players)})")
+    raise EntryError(f"{field}: expected a player name or seat number, got {who!r}")
+
+
+def card(value: Card | str, field: str = "card") -> Card:
+    if isinstance(value, Card):
+        return value
+    try:
+        return Card.parse(value)
+    except ValueError as exc:
+        raise EntryError(f"{field}: {exc}") from None
+
+
+def cards(values: Any, field: str = "cards") -> tuple[Card, ...]:
+    if isinstance(values, str):
+        values = values.split()
+    if not isinstance(values, (list, tuple)):
+        raise EntryError(f"{field}: expected a list of cards, got {values!r}")
+    return tuple(card(v, f"{field}[{i}]") for i, v in enumerate(values))
+
+
+def dealer_by_cut(cut: Sequence[Card]) -> int:
+    """The seat that deals first: the lowest card cut (ace low). A tie is an error: cut again."""
+    low = min(c.rank for c in cut)
+    lowest = [seat for seat, c in enumerate(cut) if c.rank == low]
+    if len(lowest) > 1:
+        raise EntryError("dealer_cut: a tie for the lowest card: cut again")
+    return lowest[0]
