@@ -135,7 +135,7 @@ def main(argv=None) -> int:
           f"in {time.perf_counter() - t0:.1f} s; mean JPEG {np.mean([len(j) for j in jpegs]) / 1024:.0f} KiB")
 
     zoom = False if args.no_zoom else None  # None: as models.json says (default on)
-    recognizer = Recognizer(args.models, backend="onnxruntime", conf=args.conf, zoom=zoom)
+    recognizer = Recognizer(args.models, backend="onnxruntime", confirm_below=args.conf, zoom=zoom)
     recognizer.recognize_bytes(jpegs[0], "warm-up")
     results, totals = run_pipeline(recognizer, jpegs)
     scores = [score_scene(r, a) for r, a in zip(results, annotations)]
@@ -181,7 +181,7 @@ def main(argv=None) -> int:
 
     peer_jpegs = jpegs[: max(1, min(args.peer_n, len(jpegs)))]
     ours = totals[: len(peer_jpegs)]
-    opencv = Recognizer(args.models, backend="opencv", conf=args.conf, zoom=zoom)
+    opencv = Recognizer(args.models, backend="opencv", confirm_below=args.conf, zoom=zoom)
     opencv.recognize_bytes(peer_jpegs[0], "warm-up")
     opencv_results, opencv_totals = run_pipeline(opencv, peer_jpegs)
     same = sum(sorted(c.card for c in a.cards) == sorted(c.card for c in b.cards)
