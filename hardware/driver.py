@@ -14,16 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from hardware import leds
+from hardware import timeouts as T
+from hardware.endpoint import DEFAULT_BAUD, Endpoint
+from hardware.errors import BoardRefusedError, LinkClosedError, LinkError, LinkTimeoutError, TrackCountError
 from hardware.geometry import Geometry
-from hardware.link import (
-    DEFAULT_BAUD,
-    BoardRefusedError,
-    Link,
-    LinkError,
-    LinkTimeoutError,
-    open_port,
-)
+from hardware.link import Link
 from hardware.protocol import PROTOCOL_VERSION, BoardInfo, NakReason
 from hardware.state import BoardState
 
@@ -95,13 +90,20 @@ class _Newest:
 
 
 class BoardDriver:
+    """Keeps one board showing the newest state. ``url``: anything ``open_link`` opens, ``sim://``
+    included (the simulated board then lives as long as the driver); ``open_port_fn``: a port
+    factory instead (fault tests)."""
+
     def __init__(self, url: str | None = None, *, open_port_fn: Callable[[], object] | None = None,
                  geometry: Geometry | None = None, baudrate: int = DEFAULT_BAUD,
-                 ack_timeout: float = 0.05, idle_ping: float = 1.0, dead_after: float = 3.0,
-                 backoff: tuple[float, float] = (0.05, 1.0), protocol_version=PROTOCOL_VERSION):
+                 ack_timeout: float = T.ACK_S, idle_ping: float = T.IDLE_PING_S, dead_after: float = T.DEAD_AFTER_S,
+                 backoff: tuple[float, float] = T.BACKOFF_S, protocol_version=PROTOCOL_VERSION,
+                 reset_wait: float = T.RESET_WAIT_S):
         if (url is None) == (open_port_fn is None):
             raise ValueError("give the driver a port URL or a port opener, not both")
-        self._open_port = open_port_fn or (lambda: open_port(url, baudrate))
+        self._endpoint = Endpoint(url, baudrate) if url is not None else None
+        self._open_port = open_port_fn or self._endpoint.open_port  # type: ignore[union-attr]
+        self.reset_wait = reset_wait
         self.geometry = geometry
         self.ack_timeout = ack_timeout
         self.idle_ping = idle_ping
@@ -124,9 +126,28 @@ class BoardDriver:
         return self
 
     def show(self, state: BoardState) -> None:
-        if self.geometry is not None and state.tracks != self.geometry.tracks:
-            raise ValueError(f"a {state.tracks}-track state for the {self.geometry.tracks}-track board")
+        tracks = self.geometry.tracks if self.geometry is not None else self.info.tracks if self.info else None
+        if tracks is not None and state.tracks != tracks:
+            raise TrackCountError(f"a {state.tracks}-track state for the {tracks}-track board")
         self._mailbox.put(state)
+
+    @property
+    def simulator(self):
+        """The simulated board of a ``sim://`` driver (None before the first connection or for a real one)."""
+        return self._endpoint.simulator if self._endpoint is not None else None
+
+    def wait_connected(self, timeout: float, *, fail_fast: bool = False) -> bool:
+        """Waits until a board has answered the handshake. ``fail_fast``: raise the first failure to
+        open the port at once (for one-shot commands: waiting cannot make a missing port appear)."""
+        deadline = time.monotonic() + timeout
+        while self.info is None:
+            error = self.last_error
+            if fail_fast and isinstance(error, LinkClosedError):
+                raise error
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(T.READ_SLICE_S)
+        return True
 
     @property
     def connected(self) -> bool:
@@ -147,8 +168,10 @@ class BoardDriver:
         self._stop.set()
         self._mailbox.wake()
         if self._thread.is_alive():
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=T.JOIN_S)
         self._drop_link()
+        if self._endpoint is not None:
+            self._endpoint.close()
 
     def __enter__(self) -> "BoardDriver":
         return self.start()
@@ -166,7 +189,7 @@ class BoardDriver:
         port = self._open_port()
         link = Link(port)
         try:
-            self.info = link.hello(self.protocol_version, geometry=self.geometry, timeout=0.2, retries=5)
+            self.info = link.hello(self.protocol_version, geometry=self.geometry, wait=self.reset_wait)
         except BaseException:
             link.close()
             raise
@@ -193,10 +216,7 @@ class BoardDriver:
             try:
                 if wanted is not None and wanted != board_has:
                     self.stats["sends"] += 1
-                    ack = link.set_state(wanted, timeout=self.ack_timeout, retries=0)
-                    if (self.geometry is not None and wanted.animation is None
-                            and ack.led_crc != leds.led_crc(leds.render(self.geometry, wanted))):
-                        raise LinkError("the board's LED buffer does not match the state it acknowledged")
+                    link.set_state(wanted, timeout=self.ack_timeout, retries=0)  # checks both CRCs
                     board_has = wanted
                     self.stats["acks"] += 1
                     with self._shown_cond:
@@ -204,7 +224,7 @@ class BoardDriver:
                         self._shown_cond.notify_all()
                     continue
                 if time.monotonic() - link.last_heard > self.idle_ping:
-                    link.ping(timeout=0.3, retries=0)
+                    link.ping(timeout=T.IDLE_PING_REPLY_S, retries=0)
             except LinkTimeoutError as exc:
                 # a damaged frame or ack: try again with the newest state, unless the board has
                 # been silent (not even a heartbeat) for dead_after seconds
@@ -218,13 +238,17 @@ class BoardDriver:
                 if exc.nak.reason == NakReason.NO_HELLO:
                     self._drop_link()           # the board restarted: handshake again
                 else:
-                    self._mailbox.wait_newer(version, 1.0)  # this state is refused: wait for another
+                    self._mailbox.wait_newer(version, T.REFUSED_WAIT_S)  # refused: wait for another
+                continue
+            except TrackCountError as exc:      # the board has another number of tracks
+                self._failed(exc)
+                self._mailbox.wait_newer(version, T.REFUSED_WAIT_S)
                 continue
             except LinkError as exc:            # unplugged, version or geometry mismatch, bad ack
                 self._failed(exc)
                 self._drop_link()
                 continue
-            self._mailbox.wait_newer(version, min(0.2, self.idle_ping))
+            self._mailbox.wait_newer(version, min(T.MAILBOX_WAIT_S, self.idle_ping))
 
     def _failed(self, exc: Exception) -> None:
         self.last_error = exc

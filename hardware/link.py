@@ -1,9 +1,10 @@
-"""A request/reply link to the board over anything pyserial opens by URL.
+"""A request/reply link to the board over anything pyserial opens by URL, or a simulated board.
 
 ``open_link("/dev/ttyUSB0")``, ``open_link("loop://")``, ``open_link("socket://host:port")`` or
-``open_link("sim://3-track")`` (starts the simulated board and owns it). Every request waits for
-its reply with a monotonic deadline and is retried with a fresh sequence number; frames that
-are not the awaited reply (heartbeats, stale replies) are taken note of and skipped.
+``open_link("sim://3-track")`` (starts a simulated board that lives as long as the link). Every
+request waits for its reply with a monotonic deadline and is retried with a fresh sequence
+number; frames that are not the awaited reply (heartbeats, stale replies) are noted and skipped.
+Time limits and their reasons: ``hardware.timeouts``.
 """
 
 from __future__ import annotations
@@ -11,43 +12,27 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-import serial
-
+from hardware import leds
 from hardware import protocol as proto
+from hardware import timeouts as T
+from hardware.endpoint import DEFAULT_BAUD, SIM_SCHEME, Endpoint, open_port  # noqa: F401 - re-exported
+from hardware.errors import (
+    BoardRefusedError,
+    GeometryMismatchError,
+    LinkClosedError,
+    LinkError,
+    LinkTimeoutError,
+    ProtocolVersionError,
+    TrackCountError,
+)
+from hardware.geometry import Geometry, GeometryError
 from hardware.protocol import BoardInfo, Frame, FrameDecoder, MessageType, NakReason
 from hardware.state import BoardState
 
-DEFAULT_BAUD = 115200
-SIM_SCHEME = "sim://"
-READ_SLICE_S = 0.01
+__all__ = ["Link", "open_link", "open_port", "LinkError", "LinkTimeoutError", "LinkClosedError",
+           "ProtocolVersionError", "BoardRefusedError", "GeometryMismatchError", "TrackCountError"]
 
-
-class LinkError(OSError):
-    """The board link failed."""
-
-
-class LinkTimeoutError(LinkError, TimeoutError):
-    """No reply within the deadline (after the retries)."""
-
-
-class LinkClosedError(LinkError):
-    """The port went away (unplugged) or was closed."""
-
-
-class ProtocolVersionError(LinkError):
-    """The board speaks another major protocol version: refused, never guessed at."""
-
-
-class BoardRefusedError(LinkError):
-    """The board answered with a NAK."""
-
-    def __init__(self, nak: proto.Nak):
-        super().__init__(nak.format())
-        self.nak = nak
-
-
-class GeometryMismatchError(LinkError):
-    """The board's wiring is not the geometry the host expects."""
+READ_SLICE_S = T.READ_SLICE_S
 
 
 class Link:
@@ -61,19 +46,19 @@ class Link:
         self.last_heard = time.monotonic()
         self.last_pulse: proto.Pulse | None = None
         self.info: BoardInfo | None = None
+        self.geometry: Geometry | None = None   # the board's wiring, when this host knows it
         self.bytes_sent = 0
         self.bytes_received = 0
         self.retries = 0
         self._host_version = proto.PROTOCOL_VERSION
-        # a short fixed read timeout, set once: changing it reconfigures a real port every time
-        port.timeout = READ_SLICE_S
+        port.timeout = T.READ_SLICE_S
 
     # --- transport -------------------------------------------------------------------
     def _write(self, data: bytes) -> None:
         try:
             self.port.write(data)
             self.bytes_sent += len(data)
-        except (serial.SerialException, OSError) as exc:
+        except OSError as exc:  # pyserial's SerialException is an OSError
             raise LinkClosedError(f"writing to the board failed: {exc}") from exc
 
     def poll(self, wait: float = 0.0) -> list[Frame]:
@@ -85,7 +70,7 @@ class Link:
         while True:
             try:
                 data = self.port.read(self.port.in_waiting or 1)
-            except (serial.SerialException, OSError, TypeError) as exc:
+            except (OSError, TypeError) as exc:
                 raise LinkClosedError(f"reading from the board failed: {exc}") from exc
             if data or time.monotonic() >= deadline:
                 break
@@ -106,8 +91,8 @@ class Link:
                 out.append(frame)
         return out
 
-    def request(self, msg_type: MessageType, payload: bytes = b"", *, timeout: float = 0.25,
-                retries: int = 3) -> Frame:
+    def request(self, msg_type: MessageType, payload: bytes = b"", *, timeout: float = T.REQUEST_S,
+                retries: int = T.REQUEST_RETRIES) -> Frame:
         """Sends and waits for the matching reply; raises LinkTimeoutError after the retries."""
         for attempt in range(retries + 1):
             self._seq = (self._seq + 1) & 0xFF
@@ -116,7 +101,7 @@ class Link:
             self._write(b"\x00" + Frame(msg_type, seq, payload).encode())
             deadline = time.monotonic() + timeout
             while (remaining := deadline - time.monotonic()) > 0:
-                for frame in self._read_frames(min(remaining, 0.05)):
+                for frame in self._read_frames(min(remaining, 5 * T.READ_SLICE_S)):
                     if frame.seq != seq:
                         continue  # a late reply to an earlier attempt
                     if frame.type == MessageType.NAK:
@@ -129,39 +114,72 @@ class Link:
 
     def _refused(self, nak: proto.Nak) -> None:
         if nak.reason == NakReason.VERSION:
-            host = self._host_version
-            raise ProtocolVersionError(
-                f"the board speaks protocol {nak.board_protocol[0]}.{nak.board_protocol[1]}, this host "
-                f"{host[0]}.{host[1]}: update the firmware or the host")
+            raise ProtocolVersionError.between(nak.board_protocol, self._host_version)
         raise BoardRefusedError(nak)
 
     # --- requests --------------------------------------------------------------------
-    def hello(self, version: tuple[int, int] = proto.PROTOCOL_VERSION, *, timeout: float = 0.3,
-              retries: int = 3, geometry=None) -> BoardInfo:
-        """The handshake; the host speaks first (bytes a board sends before the port opens are lost)."""
+    def hello(self, version: tuple[int, int] = proto.PROTOCOL_VERSION, *, timeout: float = T.HELLO_S,
+              wait: float = T.RESET_WAIT_S, geometry: Geometry | None = None) -> BoardInfo:
+        """The handshake, repeated every ``timeout`` until ``wait`` has passed: a board that the
+        opening of its port has just reset answers once its bootloader has finished."""
         self._host_version = version
-        reply = self.request(MessageType.HELLO, proto.encode_hello(version), timeout=timeout, retries=retries)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                reply = self.request(MessageType.HELLO, proto.encode_hello(version), timeout=timeout, retries=0)
+                break
+            except LinkTimeoutError:
+                if time.monotonic() >= deadline:
+                    raise LinkTimeoutError(
+                        f"no reply to HELLO within {max(wait, timeout):.1f} s: no board on this port, "
+                        f"or it runs other firmware") from None
         info = BoardInfo.decode(reply.payload)
         if info.protocol[0] != version[0]:
-            raise ProtocolVersionError(
-                f"the board speaks protocol {info.protocol[0]}.{info.protocol[1]}, this host "
-                f"{version[0]}.{version[1]}: update the firmware or the host")
-        if geometry is not None and (info.geometry_id != geometry.geometry_id or info.tracks != geometry.tracks):
-            raise GeometryMismatchError(
-                f"the board is wired as {info.geometry_name} (id 0x{info.geometry_id:04X}), "
-                f"expected {geometry.name} (id 0x{geometry.geometry_id:04X})")
+            raise ProtocolVersionError.between(info.protocol, version)
+        self.geometry = self._known_geometry(info, geometry)
         self.info = info
         return info
 
-    def set_state(self, state: BoardState, *, timeout: float = 0.1, retries: int = 3) -> proto.Ack:
+    @staticmethod
+    def _known_geometry(info: BoardInfo, expected: Geometry | None) -> Geometry | None:
+        if expected is not None:
+            if info.geometry_id != expected.geometry_id or info.tracks != expected.tracks:
+                raise GeometryMismatchError(
+                    f"the board is wired as {info.geometry_name} (id 0x{info.geometry_id:04X}), "
+                    f"expected {expected.name} (id 0x{expected.geometry_id:04X})")
+            return expected
+        try:
+            known = Geometry.load(info.geometry_name)
+        except GeometryError:
+            return None          # a wiring this host has no file for: nothing to predict with
+        return known if known.geometry_id == info.geometry_id else None
+
+    def check_tracks(self, state: BoardState) -> None:
+        """A state for another number of tracks than the board's is refused here, before sending."""
+        if self.info is not None and state.tracks != self.info.tracks:
+            raise TrackCountError(
+                f"{state.tracks} tracks given ({state.format_pegs(state.pegs)}) for a {self.info.tracks}-track "
+                f"board ({self.info.geometry_name}): give front/back pegs for tracks 1..{self.info.tracks}")
+
+    def set_state(self, state: BoardState, *, timeout: float = T.SET_STATE_S,
+                  retries: int = T.REQUEST_RETRIES) -> proto.Ack:
+        """Shows ``state``; checks the acknowledged state CRC and, for a still state on a known
+        geometry, the LED buffer CRC against the host's own rendering (hardware/leds.py)."""
+        self.check_tracks(state)
         payload = proto.encode_state(state)
         reply = self.request(MessageType.SET_STATE, payload, timeout=timeout, retries=retries)
         ack = proto.Ack.decode(reply.payload)
         if ack.state_crc != proto.crc16(payload):
             raise LinkError("the board acknowledged a state other than the one sent")
+        if self.geometry is not None and state.animation is None:
+            expected = leds.led_crc(leds.render(self.geometry, state, leds.LinkStatus.CONNECTED))
+            if ack.led_crc != expected:
+                raise LinkError(f"the board's LED buffer (CRC 0x{ack.led_crc:04X}) is not the picture of the "
+                                f"state it acknowledged (0x{expected:04X}): firmware and host disagree")
         return ack
 
-    def readback(self, offset: int, count: int, *, timeout: float = 0.2, retries: int = 3) -> bytes:
+    def readback(self, offset: int, count: int, *, timeout: float = T.READBACK_S,
+                 retries: int = T.REQUEST_RETRIES) -> bytes:
         reply = self.request(MessageType.READBACK, proto.encode_readback(offset, count), timeout=timeout,
                              retries=retries)
         chunk = proto.ReadbackChunk.decode(reply.payload)
@@ -177,10 +195,10 @@ class Link:
         return b"".join(self.readback(o, min(proto.READBACK_MAX, total - o))
                         for o in range(0, total, proto.READBACK_MAX))
 
-    def status(self, *, timeout: float = 0.2, retries: int = 3) -> proto.BoardStatus:
+    def status(self, *, timeout: float = T.STATUS_S, retries: int = T.REQUEST_RETRIES) -> proto.BoardStatus:
         return proto.BoardStatus.decode(self.request(MessageType.STATUS, timeout=timeout, retries=retries).payload)
 
-    def ping(self, *, timeout: float = 0.2, retries: int = 1) -> proto.Pulse:
+    def ping(self, *, timeout: float = T.PING_S, retries: int = T.PING_RETRIES) -> proto.Pulse:
         pulse = proto.Pulse.decode(self.request(MessageType.PING, timeout=timeout, retries=retries).payload)
         self.last_pulse = pulse
         return pulse
@@ -201,26 +219,14 @@ class Link:
         self.close()
 
 
-def open_port(url: str, baudrate: int = DEFAULT_BAUD):
-    """A pyserial port for a device path or URL; a failure is a LinkClosedError."""
-    try:
-        return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_SLICE_S, write_timeout=1.0)
-    except (serial.SerialException, OSError, ValueError) as exc:
-        raise LinkClosedError(f"cannot open {url}: {exc}") from exc
-
-
 def open_link(url: str, baudrate: int = DEFAULT_BAUD) -> Link:
     """Opens a link; ``sim://GEOMETRY`` starts a simulated board that lives as long as the link."""
-    if url.startswith(SIM_SCHEME):
-        from hardware.simulator import Simulator
-
-        sim = Simulator(geometry=url[len(SIM_SCHEME):] or "3-track").start()
-        try:
-            port = open_port(sim.url, baudrate)
-        except LinkError:
-            sim.stop()
-            raise
-        link = Link(port, on_close=sim.stop)
-        link.simulator = sim  # type: ignore[attr-defined]
-        return link
-    return Link(open_port(url, baudrate))
+    endpoint = Endpoint(url, baudrate)
+    try:
+        port = endpoint.open_port()
+    except BaseException:
+        endpoint.close()
+        raise
+    link = Link(port, on_close=endpoint.close)
+    link.simulator = endpoint.simulator  # type: ignore[attr-defined]
+    return link

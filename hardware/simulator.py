@@ -17,6 +17,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hardware import timeouts as T
+from hardware.geometry import Geometry
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_DIR = ROOT / "hardware" / "firmware"
 SIM_DIR = ROOT / "hardware" / "sim"
@@ -54,11 +57,31 @@ class DecodedFrame:
     wall_time: float
 
 
+def _link_in_use(path: str) -> str | None:
+    """Why ``path`` cannot become this simulator's link, or None (absent, or a stale link)."""
+    if not os.path.lexists(path):
+        return None
+    if not os.path.islink(path):
+        return f"{path} exists and is not a simulator's link"
+    if os.path.exists(path):     # the pty it names is alive: another simulator owns it
+        return f"{path} is in use by another simulated board (its port {os.readlink(path)}); choose another --link"
+    return None
+
+
 class Simulator:
     def __init__(self, geometry: str = "3-track", baud: int = 115200, link_path: str | None = None,
-                 history: int = 400, fast: bool = False):
-        """``fast``: simulated time may run ahead of the wall clock while input waits (soak tests)."""
+                 history: int = 400, fast: bool = False, reset_on_open: int | None = None,
+                 eeprom: str | os.PathLike | None = None):
+        """``fast``: simulated time may run ahead of the wall clock while input waits (soak tests).
+        ``reset_on_open``: every time a host opens the port the board resets and its bootloader
+        keeps it this many milliseconds (a real Uno/Nano: DTR); ``eeprom``: a file that keeps the
+        board's EEPROM across simulator runs (a real board keeps it across power cuts)."""
+        Geometry.load(geometry)     # an unknown name is a GeometryError here, not a make error later
+        if reset_on_open is not None and not 0 <= reset_on_open <= 10_000:
+            raise SimulatorError(f"reset_on_open {reset_on_open} ms is not 0..10000")
         self.geometry = geometry
+        self.reset_on_open = reset_on_open
+        self.eeprom = None if eeprom is None else os.fspath(eeprom)
         self.fast = fast
         self.baud = baud
         self.link_path = link_path or os.path.join(
@@ -77,21 +100,35 @@ class Simulator:
         """What to open with pyserial: the symlink to the simulator's pty."""
         return self.link_path
 
-    def start(self, timeout: float = 10.0) -> "Simulator":
+    def _harness_args(self, elf: Path) -> list[str]:
+        args = [str(HARNESS), str(elf), "--link", self.link_path]
+        if self.fast:
+            args.append("--fast")
+        if self.reset_on_open is not None:
+            args += ["--reset-on-open", str(self.reset_on_open)]
+        if self.eeprom is not None:
+            args += ["--eeprom", self.eeprom]
+        return args
+
+    def start(self, timeout: float = T.SIM_START_S) -> "Simulator":
+        if (busy := _link_in_use(self.link_path)) is not None:
+            raise SimulatorError(busy)
         elf = build(self.geometry, self.baud)
-        self._process = subprocess.Popen(
-            [str(HARNESS), str(elf), "--link", self.link_path, *(["--fast"] if self.fast else [])],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        process = self._process = subprocess.Popen(
+            self._harness_args(elf), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, bufsize=1)
         deadline = time.monotonic() + timeout
-        for line in self._process.stdout:  # type: ignore[union-attr]
+        for line in process.stdout:  # type: ignore[union-attr]
             if line.startswith("PTY "):
                 self.pty = line.split()[1]
                 break
             if time.monotonic() > deadline:
                 break
         if self.pty is None:
+            process.wait(timeout=T.SIM_STOP_S) if process.poll() is None else None
+            why = (process.stderr.read() if process.stderr else "").strip().splitlines()
             self.stop()
-            raise SimulatorError(f"the board simulator did not start: {self._process.stderr.read()[-300:]}")
+            raise SimulatorError(f"the board simulator did not start: {why[-1] if why else 'no reason given'}")
         self._reader = threading.Thread(target=self._read_frames, name="board-sim-frames", daemon=True)
         self._reader.start()
         return self
@@ -149,22 +186,26 @@ class Simulator:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not self.running:
                     return None
-                self._cond.wait(min(remaining, 0.1))
+                self._cond.wait(min(remaining, T.SIM_POLL_S))
 
     def stop(self) -> None:
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.terminate()
             try:
-                process.wait(timeout=3)
+                process.wait(timeout=T.SIM_STOP_S)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
         if process is not None:
-            for stream in (process.stdout, process.stderr):
+            for stream in (process.stdin, process.stdout, process.stderr):
                 if stream:
-                    stream.close()
-        if os.path.islink(self.link_path):
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+        # the harness removes its own link; a killed one leaves it dangling: only that is ours to remove
+        if self.pty is not None and os.path.islink(self.link_path) and os.readlink(self.link_path) == self.pty:
             os.unlink(self.link_path)
 
     def __enter__(self) -> "Simulator":

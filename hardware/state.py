@@ -87,7 +87,8 @@ class BoardState:
             if not START <= back <= front or (back == front and front != START):
                 raise PegError(f"track {t + 1}: back peg {back} must be behind the front peg {front}")
         if self.dealer is not None and not (isinstance(self.dealer, int) and 0 <= self.dealer < len(pegs)):
-            raise DealerError(f"dealer {self.dealer!r} is not one of the {len(pegs)} tracks")
+            shown = self.dealer + 1 if isinstance(self.dealer, int) else repr(self.dealer)
+            raise DealerError(f"dealer on track {shown}: the board has tracks 1..{len(pegs)}")
         if self.brightness not in BRIGHTNESS_LEVELS:
             raise BrightnessError(f"brightness {self.brightness!r} is not a level 1..{BRIGHTNESS_LEVELS[-1]}")
         if self.animation is not None and self.animation.track >= len(pegs):
@@ -96,6 +97,9 @@ class BoardState:
             line = getattr(self, name)
             if line is not None and not (isinstance(line, int) and 1 <= line < GAME_HOLE - 1):
                 raise LineError(f"{name.replace('_', ' ')} {line!r} must be a hole 1..{GAME_HOLE - 2}")
+        if self.skunk_line and self.double_skunk_line and self.double_skunk_line >= self.skunk_line:
+            raise LineError(f"double skunk line {self.double_skunk_line} must be below the skunk line "
+                            f"{self.skunk_line} (a double skunk is the deeper one)")
 
     @property
     def tracks(self) -> int:

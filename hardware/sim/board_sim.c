@@ -17,6 +17,7 @@
 #include <time.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -196,6 +197,43 @@ static void sleep_until_input(avr_t *core, avr_cycle_count_t how_long)
     ppoll(&fd, 1, &wait, NULL);
 }
 
+/* The link names our pty. A link whose pty is alive belongs to another simulator: refused, never
+ * taken over; a dangling one (a killed simulator's) is replaced. */
+static int make_link(const char *pty_name)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (symlink(pty_name, link_path) == 0)
+            return 0;
+        if (errno != EEXIST)
+            break;
+        char target[256];
+        ssize_t n = readlink(link_path, target, sizeof target - 1);
+        if (n < 0) {
+            fprintf(stderr, "board_sim: %s exists and is not a simulator's link\n", link_path);
+            return -1;
+        }
+        target[n] = 0;
+        if (access(target, F_OK) == 0) {
+            fprintf(stderr, "board_sim: %s is in use by another simulated board (%s)\n", link_path, target);
+            return -1;
+        }
+        unlink(link_path);
+    }
+    fprintf(stderr, "board_sim: cannot create the link %s: %s\n", link_path, strerror(errno));
+    return -1;
+}
+
+static void remove_link(const char *pty_name)
+{
+    char target[256];
+    ssize_t n = link_path ? readlink(link_path, target, sizeof target - 1) : -1;
+    if (n < 0)
+        return;
+    target[n] = 0;
+    if (strcmp(target, pty_name) == 0) /* only our own */
+        unlink(link_path);
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
@@ -218,6 +256,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* the host process died, even by SIGKILL: stop too */
     elf_firmware_t firmware;
     memset(&firmware, 0, sizeof firmware);
     if (elf_read_firmware(argv[1], &firmware) != 0) {
@@ -251,13 +290,8 @@ int main(int argc, char **argv)
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), on_uart_output, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), on_uart_xon, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), on_uart_xoff, NULL);
-    if (link_path) {
-        unlink(link_path);
-        if (symlink(pty_name, link_path) != 0) {
-            perror("board_sim: symlink");
-            return 1;
-        }
-    }
+    if (link_path && make_link(pty_name) != 0)
+        return 1;
     printf("PTY %s\n", pty_name);
     fflush(stdout);
 
@@ -273,8 +307,7 @@ int main(int argc, char **argv)
         if (strip.bits && !strip.level && avr->cycle - strip.fall >= RESET_CYCLES)
             emit_frame();
     }
-    if (link_path)
-        unlink(link_path);
+    remove_link(pty_name);
     if (status == cpu_Crashed) {
         fprintf(stderr, "board_sim: the firmware crashed at pc 0x%04x\n", avr->pc);
         return 3;

@@ -1,8 +1,16 @@
 """``crib board``: real runs against the simulated board, and one-line errors for bad input."""
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 from PIL import Image
 
 from companion.cli import main
+from hardware import Simulator
 
 
 def test_set_shows_a_state_on_the_simulated_board(firmware_builds, capsys):
@@ -54,3 +62,88 @@ def test_demo_plays_to_a_win(firmware_builds, capsys):
 def test_ports_lists_without_error(capsys):
     assert main(["board", "ports"]) == 0
     assert capsys.readouterr().out
+
+
+def _one_line_error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+def test_unknown_simulated_geometry_is_one_line(capsys):
+    assert main(["board", "set", "--port", "sim://4-track", "--pegs", "1/0,2/0"]) == 2
+    assert _one_line_error(capsys) == "crib board: error: no geometry '4-track' (known: 2-track, 3-track)"
+
+
+def test_tracks_are_numbered_from_one_in_errors(capsys):
+    assert main(["board", "set", "--port", "sim://2-track", "--pegs", "1/0,2/0", "--dealer", "3"]) == 2
+    assert _one_line_error(capsys) == "crib board: error: dealer on track 3: the board has tracks 1..2"
+
+
+def test_double_skunk_line_must_be_below_the_skunk_line(capsys):
+    assert main(["board", "set", "--port", "loop://", "--pegs", "1/0,2/0", "--double-skunk", "95"]) == 2
+    assert "double skunk line 95 must be below the skunk line 90" in _one_line_error(capsys)
+
+
+def test_track_count_is_checked_before_sending(firmware_builds, capsys):
+    assert main(["board", "set", "--port", "sim://3-track", "--pegs", "12/8,30/25"]) == 2
+    assert _one_line_error(capsys) == ("crib board: error: 2 tracks given (12/8,30/25) for a 3-track board "
+                                       "(3-track): give front/back pegs for tracks 1..3")
+
+
+def test_demo_refuses_a_negative_length_before_playing(capsys):
+    assert main(["board", "demo", "--port", "sim://3-track", "--seconds", "-5"]) == 2
+    assert _one_line_error(capsys) == "crib board: error: --seconds -5: the demo needs a positive length"
+
+
+def test_demo_on_a_missing_port_fails_at_once_in_one_line(capsys):
+    start = time.monotonic()
+    assert main(["board", "demo", "--port", "/dev/no-such-board"]) == 2
+    assert time.monotonic() - start < 1.0
+    assert _one_line_error(capsys).startswith("crib board: error: cannot open /dev/no-such-board")
+
+
+def test_simulate_with_an_impossible_link_is_one_line(firmware_builds, capsys):
+    assert main(["board", "simulate", "--link", "/nonexistent/dir/x", "--seconds", "1"]) == 2
+    err = _one_line_error(capsys)
+    assert err.startswith("crib board: error: the board simulator did not start") and "/nonexistent/dir/x" in err
+
+
+def test_a_second_simulator_does_not_take_over_a_link_in_use(firmware_builds, tmp_path, capsys):
+    link = str(tmp_path / "board")
+    with Simulator(link_path=link) as first:
+        assert main(["board", "simulate", "--link", link, "--seconds", "0.5"]) == 2
+        assert "is in use by another simulated board" in _one_line_error(capsys)
+        assert os.readlink(link) == first.pty        # the first keeps its link
+        assert main(["board", "set", "--port", link, "--pegs", "1/0,2/0,3/0"]) == 0
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_sigterm_stops_the_harness_and_removes_the_link(firmware_builds, tmp_path):
+    link = tmp_path / "board"
+    crib = Path(sys.executable).parent / "crib"
+    process = subprocess.Popen([str(crib), "board", "simulate", "--link", str(link)], stdout=subprocess.PIPE,
+                               text=True)
+    try:
+        assert "simulated 3-track board" in process.stdout.readline()
+        harness = _children(process.pid)
+        assert harness and os.path.islink(link)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+        time.sleep(0.2)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in harness)
+        assert not os.path.lexists(link)
+    finally:
+        if process.poll() is None:
+            process.kill()

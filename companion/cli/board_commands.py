@@ -1,13 +1,30 @@
-"""``crib board ...``: find, simulate, set, demonstrate and picture the LED board.
+"""``crib board ...``: find, simulate, set, peg, demonstrate and picture the LED board.
 
-Heavy imports (pyserial, PIL) stay inside the handlers so ``crib --help`` stays fast.
+Thin over the ``hardware`` library: parse, call, format. Tracks and players are numbered from 1
+here (what a person types and reads); the library numbers them from 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import signal
 import sys
 import time
+
+from hardware import (
+    Animation,
+    BoardDriver,
+    BoardState,
+    LinkTimeoutError,
+    Simulator,
+    find_ports,
+    open_link,
+    play_demo,
+)
+from hardware import timeouts
+from hardware.geometry import Geometry, GeometryError
+from hardware.link import Link
 
 
 class BoardArgumentError(ValueError):
@@ -36,7 +53,7 @@ def register(subparsers) -> None:
 
     p = sub.add_parser("demo", help="play a short random game on the board, ending with a win")
     _port_argument(p)
-    p.add_argument("--seconds", type=float, default=8.0, help="length of the demo")
+    p.add_argument("--seconds", type=float, default=8.0, help="length of the demo (default 8)")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(handler=_demo)
 
@@ -62,9 +79,7 @@ def _state_arguments(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--animate", help="an animation KIND:TRACK, e.g. win:2")
 
 
-def _state(args):
-    from hardware.state import Animation, BoardState
-
+def _state(args) -> BoardState:
     if args.dealer is not None and args.dealer < 1:
         raise BoardArgumentError(f"--dealer {args.dealer}: tracks are numbered from 1")
     return BoardState(
@@ -78,8 +93,6 @@ def _state(args):
 
 
 def _ports(args) -> int:
-    from hardware.driver import find_ports
-
     ports = find_ports()
     if not ports:
         print("no serial ports (crib board simulate gives a simulated one)")
@@ -89,11 +102,19 @@ def _ports(args) -> int:
     return 0
 
 
-def _simulate(args) -> int:
-    from hardware.simulator import Simulator
+class _Terminated(Exception):
+    """SIGTERM: stop the simulator as Ctrl-C would, so no harness or link is left behind."""
 
-    sim = Simulator(geometry=args.geometry, link_path=args.link).start()
+
+def _raise_terminated(signum, frame) -> None:
+    raise _Terminated()
+
+
+def _simulate(args) -> int:
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    sim = None
     try:
+        sim = Simulator(geometry=args.geometry, link_path=args.link).start()
         print(f"simulated {args.geometry} board on {sim.url} (pty {sim.pty}); Ctrl-C stops it", flush=True)
         deadline = None if args.seconds is None else time.monotonic() + args.seconds
         while sim.running and (deadline is None or time.monotonic() < deadline):
@@ -101,75 +122,47 @@ def _simulate(args) -> int:
         if not sim.running:
             print("crib board simulate: the simulator stopped", file=sys.stderr)
             return 1
+    except (_Terminated, KeyboardInterrupt):
+        print("crib board simulate: stopped", file=sys.stderr)
     finally:
-        sim.stop()
+        if sim is not None:
+            sim.stop()
+        signal.signal(signal.SIGTERM, previous)
     return 0
 
 
-def _set(args) -> int:
-    from hardware.link import open_link
+def _checked(link: Link) -> str:
+    return ", checked against this host's picture" if link.geometry is not None else ""
 
+
+def _set(args) -> int:
     state = _state(args)
     with open_link(args.port) as link:
         info = link.hello()
         ack = link.set_state(state)
-        print(f"{info.format()}")
-        print(f"shown: pegs {state.format_pegs(state.pegs)}, LED buffer CRC 0x{ack.led_crc:04X}")
+        print(info.format())
+        print(f"shown: pegs {state.format_pegs(state.pegs)}, LED buffer CRC 0x{ack.led_crc:04X}{_checked(link)}")
     return 0
 
 
 def _demo(args) -> int:
-    import random
-
-    from hardware.driver import BoardDriver
-    from hardware.geometry import Geometry
-    from hardware.link import SIM_SCHEME
-    from hardware.simulator import Simulator
-    from hardware.state import Animation, BoardState
-
+    if not args.seconds > 0:
+        raise BoardArgumentError(f"--seconds {args.seconds:g}: the demo needs a positive length")
     rng = random.Random(args.seed)
-    sim = None
-    url = args.port
-    if url.startswith(SIM_SCHEME):
-        sim = Simulator(geometry=url[len(SIM_SCHEME):] or "3-track").start()
-        url = sim.url
-    try:
-        with BoardDriver(url) as driver:
-            deadline = time.monotonic() + 5
-            while driver.info is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            if driver.info is None:
-                raise OSError(f"no board answered on {args.port}: {driver.last_error}")
-            geometry = Geometry.load(driver.info.geometry_name)
-            tracks = geometry.tracks
-            state = BoardState.start(tracks, dealer=0, double_skunk_line=60)
-            step = max(0.05, args.seconds / 60)
-            turn = 0
-            while all(front < 121 for front, _ in state.pegs):
-                state = state.advanced(turn % tracks, rng.randint(0, 12))
-                state = BoardState(state.pegs, (turn // tracks) % tracks, state.brightness, None,
-                                   state.skunk_line, state.double_skunk_line)
-                driver.show(state)
-                turn += 1
-                time.sleep(step)
-            winner = next(t for t, (front, _) in enumerate(state.pegs) if front == 121)
-            state = BoardState(state.pegs, state.dealer, state.brightness, Animation("win", winner),
-                               state.skunk_line, state.double_skunk_line)
-            driver.show(state)
-            driver.wait_shown(state, 3)
-            print(f"track {winner + 1} wins after {turn} turns; pegs {state.format_pegs(state.pegs)}")
-            time.sleep(min(3.0, args.seconds / 3))
-            print(f"driver: {driver.stats}")
-    finally:
-        if sim:
-            sim.stop()
+    with BoardDriver(args.port) as driver:
+        if not driver.wait_connected(timeouts.RESET_WAIT_S + 1.0, fail_fast=True):
+            raise LinkTimeoutError(f"no board answered on {args.port}: {driver.last_error}")
+        result = play_demo(driver, args.seconds, rng)
+        stats = driver.stats
+        print(f"track {result.winner + 1} wins after {result.turns} turns; "
+              f"pegs {result.final.format_pegs(result.final.pegs)}")
+        print(f"driver: {stats['sends']} states sent, {stats['acks']} acknowledged, "
+              f"{stats['connects']} connection(s), {stats['retries']} retries")
     return 0
 
 
 def _render(args) -> int:
-    from hardware.geometry import Geometry, GeometryError
-    from hardware.link import open_link
-    from hardware.render import save_png
+    from hardware.render import save_png   # PIL: only this command needs it
 
     with open_link(args.port) as link:
         info = link.hello()
