@@ -79,6 +79,8 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.folder / DB_NAME} is not a readable game journal: {exc}") from None
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(f"cannot open the game journal in {self.folder}: {exc}") from None
         self._locks: dict[int, int] = {}
