@@ -11,9 +11,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-
-class InputError(ValueError):
-    """Bad command input (reported as one line, exit status 2)."""
+from companion.cli.common import CliError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,35 +60,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # ---------------------------------------------------------------- score
 
 def _json_object(text: str, keys: set[str], not_json: str, not_object: str) -> dict[str, Any]:
-    """Parse ``text`` as one JSON object whose keys are all in ``keys``; InputError otherwise."""
+    """Parse ``text`` as one JSON object whose keys are all in ``keys``; CliError otherwise."""
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{not_json}: {exc}") from None
+        raise CliError(f"{not_json}: {exc}") from None
     if not isinstance(record, dict):
-        raise InputError(not_object)
+        raise CliError(not_object)
     unknown = set(record) - keys
     if unknown:
-        raise InputError(f"unknown key(s): {', '.join(sorted(unknown))}")
+        raise CliError(f"unknown key(s): {', '.join(sorted(unknown))}")
     return record
 
 
 def run_score(args: argparse.Namespace) -> int:
     if args.batch:
         if args.cards or args.starter or args.claim is not None or args.crib:
-            raise InputError("--batch reads hands from stdin: give no cards, --starter, --crib or --claim")
+            raise CliError("--batch reads hands from stdin: give no cards, --starter, --crib or --claim")
         return score_batch(sys.stdin, sys.stdout, explain=args.explain)
     if args.explain:
-        raise InputError("--explain goes with --batch")
+        raise CliError("--explain goes with --batch")
     from companion.rules.cards import Card, parse_cards
     from companion.rules.muggins import evaluate
     from companion.rules.rulesets import ruleset
     from companion.rules.show import score
 
     if len(args.cards) != 4:
-        raise InputError(f"give 4 cards for a hand or crib, got {len(args.cards)}")
+        raise CliError(f"give 4 cards for a hand or crib, got {len(args.cards)}")
     if not args.starter:
-        raise InputError("the starter is missing: add --starter CARD")
+        raise CliError("the starter is missing: add --starter CARD")
     rules = ruleset(args.rules)
     show = score(parse_cards(args.cards), Card.parse(args.starter), crib=args.crib)
     claim = evaluate(args.claim, show.total, rules, "crib" if args.crib else "hand") if args.claim is not None else None
@@ -118,11 +116,11 @@ def score_batch(lines: TextIO, out: TextIO, explain: bool = False) -> int:
             record = _json_object(line, {"hand", "starter", "crib"}, "not JSON", "each line must be a JSON object")
             hand, starter, crib = record.get("hand"), record.get("starter"), record.get("crib", False)
             if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
-                raise InputError('"hand" must be a list of card strings')
+                raise CliError('"hand" must be a list of card strings')
             if not isinstance(starter, str):
-                raise InputError('"starter" must be a card string')
+                raise CliError('"starter" must be a card string')
             if not isinstance(crib, bool):
-                raise InputError('"crib" must be true or false')
+                raise CliError('"crib" must be true or false')
             show = score(parse_cards(hand), Card.parse(starter), crib=crib)
             result: dict[str, Any] = show.as_json(with_cards=False) if explain else {"total": show.total}
         except ValueError as exc:
@@ -163,24 +161,17 @@ def run_peg(args: argparse.Namespace) -> int:
                            'stdin must be a JSON object {"players": N, "plays": [...]}')
     players, plays, hands = request.get("players"), request.get("plays"), request.get("hands")
     if not isinstance(players, int) or isinstance(players, bool):
-        raise InputError('"players" must be 2, 3 or 4')
+        raise CliError('"players" must be 2, 3 or 4')
     if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
-        raise InputError('"plays" must be a list of card strings and "go"')
+        raise CliError('"plays" must be a list of card strings and "go"')
     if hands is not None:
         if not isinstance(hands, list) or not all(
                 isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands):
-            raise InputError('"hands" must be a list of lists of card strings')
+            raise CliError('"hands" must be a list of lists of card strings')
         hands = [parse_cards(hand) for hand in hands]
     result = peg(players, plays, hands)
     if args.json:
-        print(json.dumps({
-            "events": [{"player": e.player, "play": str(e.card) if e.card else "go", "count": e.count,
-                        "points": e.points, "reasons": list(e.reasons)} for e in result.events],
-            "totals": list(result.totals),
-            "reneges": [{"player": r.player, "event": r.event, "count": r.count,
-                         "playable": [str(c) for c in r.playable], "penalty": r.penalty}
-                        for r in result.reneges],
-        }))
+        print(json.dumps(result.as_json()))
         return 0
     for e in result.events:
         play = str(e.card) if e.card else "go"
@@ -207,13 +198,7 @@ def run_discard(args: argparse.Namespace) -> int:
 
     advice = advise(parse_cards(args.cards), dealer=args.dealer)
     if args.json:
-        print(json.dumps({
-            "dealt": [str(c) for c in advice.dealt], "dealer": advice.dealer, "crib_model": CRIB_MODEL,
-            "options": [{"discard": [str(c) for c in o.discard], "keep": [str(c) for c in o.keep],
-                         "expected_hand": round(o.expected_hand, 6),
-                         "expected_crib": round(o.expected_crib, 6),
-                         "expected_net": round(o.expected_net, 6)} for o in advice.options],
-        }))
+        print(json.dumps(advice.as_json()))
         return 0
     sign = "+" if advice.dealer else "-"
     print(f"{'discard':<8} {'keep':<12} {'hand':>6} {sign + 'crib':>6} {'net':>6}")

@@ -52,6 +52,15 @@ class DiscardAdvice:
     dealer: bool
     options: tuple[DiscardOption, ...]  # best first
 
+    def as_json(self) -> dict:
+        """The ``crib discard --json`` shape (expectations rounded to 6 places)."""
+        return {
+            "dealt": [str(c) for c in self.dealt], "dealer": self.dealer, "crib_model": CRIB_MODEL,
+            "options": [{"discard": [str(c) for c in o.discard], "keep": [str(c) for c in o.keep],
+                         "expected_hand": round(o.expected_hand, 6), "expected_crib": round(o.expected_crib, 6),
+                         "expected_net": round(o.expected_net, 6)} for o in self.options],
+        }
+
 
 def advise(dealt: Sequence[Card], dealer: bool) -> DiscardAdvice:
     """Every discard of a 6- or 5-card deal with its exact expected values, best first."""

@@ -76,6 +76,16 @@ class PlayResult:
     reneges: tuple[Renege, ...]
     complete: bool  # every card has been laid
 
+    def as_json(self) -> dict:
+        """The ``crib peg --json`` shape."""
+        return {
+            "events": [{"player": e.player, "play": str(e.card) if e.card else "go", "count": e.count,
+                        "points": e.points, "reasons": list(e.reasons)} for e in self.events],
+            "totals": list(self.totals),
+            "reneges": [{"player": r.player, "event": r.event, "count": r.count,
+                         "playable": [str(c) for c in r.playable], "penalty": r.penalty} for r in self.reneges],
+        }
+
 
 def partnerships(players: int) -> tuple[tuple[int, ...], ...]:
     """The scoring sides: each player alone, or (0, 2) and (1, 3) with 4 players."""
