@@ -40,10 +40,11 @@ def test_same_seed_same_scene_and_different_seed_differs():
     assert a_img.shape == (SMALL[1], SMALL[0], 3) and a_img.dtype == np.uint8
 
 
+@pytest.mark.parametrize("mix", ["v2", "v3"])
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_label_geometry(layout):
+def test_label_geometry(layout, mix):
     for seed in range(6):
-        image, ann = render_scene(1000 + seed, layout=layout, decks=DECK, size=SMALL)
+        image, ann = render_scene(1000 + seed, layout=layout, decks=DECK, size=SMALL, mix=mix)
         w, h = ann["width"], ann["height"]
         assert (w, h) == SMALL and ann["layout"] == layout and ann["deck"] == "kennard"
         codes = [c["card"] for c in ann["cards"]]
@@ -74,10 +75,11 @@ def test_layout_groups_have_cribbage_shapes():
     assert [(g["role"], len(g["cards"])) for g in ann["groups"]] == [("hand", 6)]
 
 
-def test_visible_flags_agree_with_the_cards_on_top():
+@pytest.mark.parametrize("mix", ["v2", "v3"])
+def test_visible_flags_agree_with_the_cards_on_top(mix):
     checked_hidden = checked_shown = 0
     for seed in range(40):
-        _, ann = render_scene(2000 + seed, layout="fan" if seed % 2 else "deal6", decks=DECK, size=SMALL)
+        _, ann = render_scene(2000 + seed, layout="fan" if seed % 2 else "deal6", decks=DECK, size=SMALL, mix=mix)
         cards = ann["cards"]  # bottom to top
         for k, card in enumerate(cards):
             above = cards[k + 1:]
@@ -318,3 +320,93 @@ def test_default_mix_still_renders_the_committed_samples(stem):
     assert ann == committed
     shipped = cv2.imread(str(folder / f"{stem}.jpg")).astype(np.float32)
     assert np.abs(shipped - image).mean() < 2.0  # the same pixels, up to the JPEG
+
+
+def _top_left(x, y, angle, aspect):
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    dx, dy = -aspect / 2, -0.5
+    return np.array([x + dx * c - dy * s, y + dx * s + dy * c])
+
+
+@pytest.mark.parametrize("style", ["tight_row", "tight_fan"])
+def test_tight_rows_and_fans_offset_neighbours_by_an_index_column(style):
+    """Only the index column of each lower card shows: neighbours' top-left corners lie 12-25 % of a
+    card's width apart (the row's tiny jitter aside), for hands of 4 to 13."""
+    from vision.synth.layouts import TIGHT_OFFSET, _row
+
+    aspect = 0.7
+    seen = []
+    for seed in range(80):
+        rng = np.random.default_rng(seed)
+        n = 13 if seed % 4 == 0 else 4 + seed % 5
+        offsets = _row(rng, n, aspect, style)
+        corners = [_top_left(x, y, a, aspect) for x, y, a in offsets]
+        steps = [np.linalg.norm(b - a) / aspect for a, b in zip(corners, corners[1:])]
+        assert len(offsets) == n
+        assert min(steps) >= TIGHT_OFFSET[0] - 0.03 and max(steps) <= TIGHT_OFFSET[1] + 0.03, (seed, steps)
+        seen += steps
+    assert min(seen) < 0.14 and max(seen) > 0.23  # the whole range is used
+
+
+def _v3_scenes(layout, seeds, size=SMALL):
+    return [render_scene(seed, layout=layout, decks=DECK, size=size, mix="v3")[1] for seed in seeds]
+
+
+def test_v3_fans_rows_held_hands_and_thirteen_card_rows():
+    anns = _v3_scenes("fan", range(3000, 3060))
+    lower_shown = lower = 0
+    kinds = {a["arrangement"] for a in anns}
+    assert {"tight_fan", "tight_row", "held", "loose"} <= kinds and kinds & {"tight_fan13", "tight_row13"}
+    for ann in anns:
+        hand = ann["groups"][0]["cards"]
+        assert ann["groups"][0]["role"] == "hand"
+        assert len(hand) == (13 if ann["arrangement"].endswith("13") else len(hand))
+        assert 4 <= len(hand) <= 13
+        if ann["arrangement"] == "held":
+            assert ann["objects_over_cards"] >= 1  # the fingers holding them
+        # In a tight fan or row the top card shows its index and most lower cards their index column
+        # (at 12 % of a card's width some index is more than 40 % covered: then it is not labelled).
+        if ann["arrangement"].startswith("tight") and not ann["cut_by_frame"] and not ann["objects_over_cards"]:
+            shown = [any(i["visible"] for i in c["indices"]) for c in ann["cards"] if c["card"] in hand]
+            assert shown[-1], ann["seed"]
+            lower_shown, lower = lower_shown + sum(shown[:-1]), lower + len(shown) - 1
+    assert lower > 30 and lower_shown >= 0.8 * lower
+
+
+def test_v3_scale_runs_from_one_card_filling_the_frame_to_far_shots():
+    anns = _v3_scenes("scatter", range(4000, 4060))
+    w, h = SMALL
+    singles = [a for a in anns if a["arrangement"] == "single"]
+    fars = [a for a in anns if a["arrangement"] == "far"]
+    assert len(singles) >= 8 and len(fars) >= 6
+    for ann in singles:
+        (card,) = ann["cards"]
+        side = max(np.linalg.norm(np.subtract(card["corners"][1], card["corners"][2])),
+                   np.linalg.norm(np.subtract(card["corners"][0], card["corners"][1])))
+        assert side >= 0.4 * min(w, h)  # the long side: one card, large
+    assert sum(a["cards"][0]["card"][0] in "JQK" for a in singles) >= len(singles) * 0.35  # court art shows
+    for ann in fars:
+        for card in ann["cards"]:
+            long_side = max(np.linalg.norm(np.subtract(card["corners"][k], card["corners"][k + 1])) for k in range(2))
+            assert long_side <= 0.25 * min(w, h)
+
+
+def test_v3_turns_cards_every_way_and_cuts_layouts_by_the_frame():
+    anns = [render_scene(seed, decks=DECK, size=SMALL, mix="v3")[1] for seed in range(5000, 5040)]
+    quadrants = set()
+    for ann in anns:
+        for card in ann["cards"]:
+            (x0, y0), (x1, y1) = card["corners"][0], card["corners"][1]  # the face's top edge
+            quadrants.add(int(((np.degrees(np.arctan2(y1 - y0, x1 - x0)) + 45) % 360) // 90))
+    assert quadrants == {0, 1, 2, 3}  # upright, both quarter turns, upside down
+    cut = [a for a in anns if a["cut_by_frame"]]
+    assert cut and any(_touches_border(c["box"], a["width"], a["height"]) for a in cut for c in a["cards"])
+    assert all(a["mix"] == "v3" for a in anns)
+
+
+def test_v3_show_photos_keep_the_table_conventions():
+    for seed in range(10):
+        _, ann = render_scene(6000 + seed, layout="two_hands_crib_starter", decks=DECK, size=SMALL, mix="v3",
+                              table_conventions=True)
+        assert ann["arrangement"] == "show" and not ann["cut_by_frame"]
+        assert [(g["role"], len(g["cards"])) for g in ann["groups"]] == [("hand", 4), ("hand", 4), ("crib", 4), ("starter", 1)]

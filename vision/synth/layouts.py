@@ -22,6 +22,10 @@ LAYOUT_WEIGHTS = (0.24, 0.24, 0.18, 0.22, 0.12)
 ROW_STYLES = ("spread", "overlap", "fan", "messy")
 
 
+# Neighbours in tight fans and rows are offset by this share of a card's width at the index corner.
+TIGHT_OFFSET = (0.12, 0.25)
+
+
 class UnknownLayoutError(ValueError):
     """A layout name that is not one of LAYOUTS."""
 
@@ -37,6 +41,11 @@ def _row(rng: np.random.Generator, n: int, aspect: float, style: str) -> list[tu
         for a in angles:
             t = math.radians(a)
             out.append((radius * math.sin(t), radius * (1 - math.cos(t)), a + rng.normal(0, 1.5)))
+    elif style == "tight_fan":  # only the index column of each lower card shows (mix v3)
+        out = tight_fan(rng, n, aspect)
+    elif style == "tight_row":
+        gap = aspect * rng.uniform(*TIGHT_OFFSET)
+        out = [((i - (n - 1) / 2) * gap, rng.normal(0, 0.005), rng.normal(0, 0.4)) for i in range(n)]
     elif style == "overlap":
         gap = aspect * rng.uniform(0.28, 0.6)
         out = [((i - (n - 1) / 2) * gap, rng.normal(0, 0.03), rng.normal(0, 3)) for i in range(n)]
@@ -46,8 +55,21 @@ def _row(rng: np.random.Generator, n: int, aspect: float, style: str) -> list[tu
     else:
         gap = aspect * rng.uniform(1.04, 1.45)
         out = [((i - (n - 1) / 2) * gap, rng.normal(0, 0.02), rng.normal(0, 3)) for i in range(n)]
-    if reverse:
+    if reverse and style != "tight_fan":  # a tight fan stacked the other way shows no index at all
         out = out[::-1]
+    return out
+
+
+def tight_fan(rng: np.random.Generator, n: int, aspect: float) -> list[tuple[float, float, float]]:
+    """A fan turning about a pivot below the cards, stepped so that neighbouring top-left corners
+    (the index) lie TIGHT_OFFSET card widths apart."""
+    radius = rng.uniform(0.2, 0.9)  # pivot below the card centre, in card heights
+    reach = math.hypot(aspect / 2, radius + 0.5)  # pivot to the top-left corner
+    step = 2 * math.asin(min(1.0, rng.uniform(*TIGHT_OFFSET) * aspect / (2 * reach)))  # chord = offset
+    out = []
+    for i in range(n):
+        t = (i - (n - 1) / 2) * step
+        out.append((radius * math.sin(t), radius * (1 - math.cos(t)), math.degrees(t)))
     return out
 
 
@@ -61,6 +83,7 @@ def _group(rng, codes, aspect, style, cx, cy, angle, group_id):
 
 def _hand_style(rng) -> str:
     return str(rng.choice(ROW_STYLES, p=(0.45, 0.25, 0.15, 0.15)))
+
 
 
 CRIB_NEARER = 1.4  # with the conventions, the crib is this much nearer the starter than any hand
@@ -139,8 +162,13 @@ def _two_hands_crib_starter(rng, codes, aspect):
     return placements, [("hand", h1), ("hand", h2), ("crib", crib), ("starter", [starter])]
 
 
-def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float, table_conventions: bool = False):
-    """Returns (placements, groups): groups are (role, [codes]) in the order of group numbers."""
+def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float, table_conventions: bool = False,
+          hand_style=None):
+    """Returns (placements, groups): groups are (role, [codes]) in the order of group numbers.
+
+    ``hand_style(rng) -> style`` picks each hand's row style in the free placement (default: the v2 mix's).
+    """
+    choose_style = hand_style or _hand_style
     if layout not in LAYOUTS:
         raise UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
     if table_conventions and layout == "hand_starter":
@@ -150,7 +178,7 @@ def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float
     tilt = lambda: rng.normal(0, 4)  # noqa: E731 - a group's own small turn
     if layout == "hand_starter":
         hand, starter = codes[:4], codes[4]
-        placements = _group(rng, hand, aspect, _hand_style(rng), 0, 0, tilt(), 0)
+        placements = _group(rng, hand, aspect, choose_style(rng), 0, 0, tilt(), 0)
         direction = rng.uniform(0, 2 * math.pi)
         dist = 2.4 * aspect + rng.uniform(0.6, 1.6) if abs(math.cos(direction)) > 0.5 else rng.uniform(1.4, 2.2)
         placements.append((starter, dist * math.cos(direction), dist * math.sin(direction), rng.normal(0, 8), 1))
@@ -165,7 +193,7 @@ def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float
         order = rng.permutation(3)
         placements = []
         for g, (cards, slot) in enumerate(zip((h1, h2, crib), (slots[i] for i in order))):
-            placements += _group(rng, cards, aspect, _hand_style(rng), slot[0], slot[1], tilt(), g)
+            placements += _group(rng, cards, aspect, choose_style(rng), slot[0], slot[1], tilt(), g)
         xs = [p[1] for p in placements]
         ys = [p[2] for p in placements]
         if rng.random() < 0.5:
@@ -180,7 +208,7 @@ def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float
             placements = _group(rng, deal[:3], aspect, "spread", 0, -0.6, tilt(), 0)
             placements += _group(rng, deal[3:], aspect, "spread", 0, 0.6, tilt(), 0)
         else:
-            placements = _group(rng, deal, aspect, _hand_style(rng), 0, 0, tilt(), 0)
+            placements = _group(rng, deal, aspect, choose_style(rng), 0, 0, tilt(), 0)
         return placements, [("hand", deal)]
     if layout == "fan":
         n = int(rng.integers(4, 7))

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_CODES
-from vision.synth import art, layouts, objects, photo, surfaces
+from vision.synth import arrangements, art, layouts, objects, photo, surfaces
 
 # Data mixes: "v2" is what the committed models were trained on (kept reproducible, the default);
 # "v3" adds the KDE decks, the layouts players make (tight fans, 13-card rows, held hands, single
@@ -81,6 +81,37 @@ def _pick_deck(rng, decks, mix: str = "v2"):
     return names[int(rng.integers(len(names)))]
 
 
+def _draw_card(image_f: np.ndarray, face: np.ndarray, m: np.ndarray, boxes, scale: float, light, shadow_strength: float):
+    """Composite one card (and its drop shadow) into ``image_f`` in place through the face -> image
+    homography ``m``; returns (the card's mask, its outline, the quads of its index boxes)."""
+    h, w = image_f.shape[:2]
+    face_h, face_w = face.shape[:2]
+    outline = _project(m, [(0, 0), (face_w, 0), (face_w, face_h), (0, face_h)])
+    pad = scale * 0.08
+    x0, y0 = np.floor(outline.min(axis=0) - pad).astype(int)
+    x1, y1 = np.ceil(outline.max(axis=0) + pad).astype(int)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    mask = np.zeros((h, w), bool)
+    if x1 > x0 and y1 > y0:
+        # Pre-shrink the art so the warp samples it without aliasing.
+        shrink = min(1.0, 1.5 * scale / face_h)
+        src = face if shrink >= 1.0 else cv2.resize(face, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        pre = np.diag([face.shape[1] / src.shape[1], face.shape[0] / src.shape[0], 1.0])
+        roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ m @ pre
+        warped = cv2.warpPerspective(src, roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+        blur = max(1.0, scale * 0.025)
+        shift = np.float32([[1, 0, light[0] * scale * 0.03], [0, 1, light[1] * scale * 0.03]])
+        shadow = cv2.warpAffine(cv2.GaussianBlur(alpha[:, :, 0], (0, 0), blur), shift, (x1 - x0, y1 - y0))
+        region = image_f[y0:y1, x0:x1]
+        region *= 1.0 - shadow_strength * shadow[:, :, None]
+        region[:] = region * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+        mask[y0:y1, x0:x1] = alpha[:, :, 0] > 0.5
+    quads = [_project(m, [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]) for b in boxes]
+    return mask, outline, quads
+
+
 def _card_tint(rng, face: np.ndarray) -> np.ndarray:
     """Per-card paper and print variation (aged paper, ink strength)."""
     rgb = face[:, :, :3].astype(np.float32)
@@ -103,58 +134,50 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     w, h = int(size[0]), int(size[1])
     if w < 64 or h < 64:
         raise ValueError(f"scene size {w}x{h} too small (at least 64x64)")
+    v3 = mix != "v2"
     if layout is None:
-        layout = str(rng.choice(layouts.LAYOUTS, p=layouts.LAYOUT_WEIGHTS))
+        weights = arrangements.LAYOUT_WEIGHTS_V3 if v3 else layouts.LAYOUT_WEIGHTS
+        layout = str(rng.choice(layouts.LAYOUTS, p=weights))
     deck_name = _pick_deck(rng, decks, mix)
     deck = art.load_deck(deck_name)
     face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
     aspect = face_w / face_h
     codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
-    placements, groups = layouts.place(rng, layout, codes, aspect, table_conventions)
+    if v3:
+        made = arrangements.arrange(rng, layout, codes, aspect, table_conventions)
+    else:
+        made = arrangements.Arrangement(*layouts.place(rng, layout, codes, aspect, table_conventions), kind="")
+    groups = made.groups
 
-    # Whole-layout turn: mostly near upright, often any angle.
-    turn = rng.uniform(0, 360) if rng.random() < 0.4 else rng.normal(0, 12)
+    # Whole-layout turn: mostly near upright, often any angle (v3: more often, a single card always).
+    any_angle = 1.0 if made.framing == "single" else 0.6 if v3 else 0.4
+    turn = rng.uniform(0, 360) if rng.random() < any_angle else rng.normal(0, 12)
     ct, st = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-    placements = [(c, x * ct - y * st, x * st + y * ct, a + turn, g) for c, x, y, a, g in placements]
-    scale, offset = _fit(rng, placements, aspect, w, h)
+    placements = [(c, x * ct - y * st, x * st + y * ct, a + turn, g) for c, x, y, a, g in made.placements]
+    cut = False
+    if v3:
+        scale, offset, cut = arrangements.frame(rng, placements, aspect, w, h, made.framing,
+                                                allow_cut=not table_conventions)
+    else:
+        scale, offset = _fit(rng, placements, aspect, w, h)
     homography = _perspective(rng, w, h)
 
     table = surfaces.surface(rng, h, w, packaged_surfaces)
     objects.draw_clutter(rng, table, scale)
     image = cv2.warpPerspective(table, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    if made.framing == "held":  # cards held over the table: the table lies out of focus
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(1.2, 3.5) * max(w, h) / 1280)
 
     light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)])
-    shadow_strength = rng.uniform(0.15, 0.5)
+    shadow_strength = rng.uniform(0.15, 0.5) * (0.5 if made.framing == "held" else 1.0)
     masks, cards = [], []
     image_f = image.astype(np.float32)
     for code, x, y, angle, _ in placements:
         face = _card_tint(rng, deck.faces[code])
         cx, cy = x * scale + offset[0], y * scale + offset[1]
         m = homography @ _similarity(face_w, face_h, scale / face_h, angle, cx, cy)
-        outline = _project(m, [(0, 0), (face_w, 0), (face_w, face_h), (0, face_h)])
-        pad = scale * 0.08
-        x0, y0 = np.floor(outline.min(axis=0) - pad).astype(int)
-        x1, y1 = np.ceil(outline.max(axis=0) + pad).astype(int)
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-        mask = np.zeros((h, w), bool)
-        if x1 > x0 and y1 > y0:
-            # Pre-shrink the art so the warp samples it without aliasing.
-            shrink = min(1.0, 1.5 * scale / face_h)
-            src = face if shrink >= 1.0 else cv2.resize(face, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-            pre = np.diag([face.shape[1] / src.shape[1], face.shape[0] / src.shape[0], 1.0])
-            roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ m @ pre
-            warped = cv2.warpPerspective(src, roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-            alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-            blur = max(1.0, scale * 0.025)
-            shift = np.float32([[1, 0, light[0] * scale * 0.03], [0, 1, light[1] * scale * 0.03]])
-            shadow = cv2.warpAffine(cv2.GaussianBlur(alpha[:, :, 0], (0, 0), blur), shift, (x1 - x0, y1 - y0))
-            region = image_f[y0:y1, x0:x1]
-            region *= 1.0 - shadow_strength * shadow[:, :, None]
-            region[:] = region * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
-            mask[y0:y1, x0:x1] = alpha[:, :, 0] > 0.5
+        mask, outline, index_quads = _draw_card(image_f, face, m, deck.indices[code], scale, light, shadow_strength)
         masks.append(mask)
-        index_quads = [_project(m, [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]) for b in deck.indices[code]]
         cards.append((code, outline, index_quads))
     image = np.clip(image_f, 0, 255).astype(np.uint8)
 
@@ -165,8 +188,30 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
         occluders = 1
         centres = [outline.mean(axis=0) for _, outline, _ in cards]
         covered |= objects.draw_occluders(rng, image, centres, scale)
+    if made.hold is not None:  # the fingers holding the fan, over its lower part
+        occluders += 1
+        hx, hy, up = made.hold
+        pivot_and_top = [(hx + math.sin(math.radians(up)) * k, hy - math.cos(math.radians(up)) * k) for k in (0, 1)]
+        turned = [(x * ct - y * st, x * st + y * ct) for x, y in pivot_and_top]
+        pivot, top = _project(homography, [(x * scale + offset[0], y * scale + offset[1]) for x, y in turned])
+        covered |= objects.draw_holding_hand(rng, image, pivot, top)
     image = photo.apply_camera(rng, image, min_card_h)
 
+    annotation = {
+        "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
+        "cards": _annotate(cards, masks, covered, w, h),
+        "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
+        "objects_over_cards": occluders,
+    }
+    if v3:
+        annotation.update({"mix": mix, "arrangement": made.kind, "cut_by_frame": cut})
+    return image, annotation
+
+
+def _annotate(cards, masks, covered: np.ndarray, w: int, h: int) -> list[dict]:
+    """Cards bottom to top with their boxes and which indices show (>= VISIBLE_FRACTION unoccluded
+    by cards above and ``covered``, and in frame); cards wholly out of frame are left out."""
+    covered = covered.copy()
     annotated = []
     for (code, outline, quads), mask in reversed(list(zip(cards, masks))):
         visible_mask = mask & ~covered
@@ -191,13 +236,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
             "visible_fraction": round(float(np.count_nonzero(visible_mask) / card_area), 3),
         })
     annotated.reverse()  # back to bottom-to-top order
-    annotation = {
-        "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
-        "cards": annotated,
-        "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
-        "objects_over_cards": occluders,
-    }
-    return image, annotation
+    return annotated
 
 
 def _clip_box(points: np.ndarray, w: int, h: int) -> list[float] | None:
