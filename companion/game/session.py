@@ -8,14 +8,13 @@ so the journal only ever grows. A session that writes a stored game holds its lo
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Callable, Sequence
 
 from companion.rules import Card, RuleSet
 
 from companion.game.engine import Game, replay
-from companion.game.errors import EntryError, RedoPendingError
+from companion.game.errors import EntryError, GameError, RedoPendingError
 from companion.game.events import (
     HISTORY_TYPES, Cut, Decline, Discard, Entry, ForgetUndone, Go, Lay, Muggins, NewGame, NextGame,
     PenaltyEntry, Redo, ShowCount, Undo)
@@ -30,8 +29,10 @@ Listener = Callable[[GameView], None]
 
 
 class GameSession:
-    def __init__(self, journal: Sequence[Entry], store: Store | None = None, game_id: int | None = None) -> None:
+    def __init__(self, journal: Sequence[Entry], store: Store | None = None, game_id: int | None = None,
+                 read_only: bool = False) -> None:
         """A session over an existing journal (every entry ever written, undo/redo included)."""
+        self.read_only = read_only
         self.journal = list(journal)
         self.history: History = walk(self.journal)
         self.game: Game = replay(self.history.in_force)
@@ -53,14 +54,12 @@ class GameSession:
         else:
             dealer = seat_of(players, first_dealer if first_dealer is not None else 0, "first_dealer")
         first = NewGame(players, make_rules(rules, short), dealer, cut)
-        Game(first)  # checks players, seats, rules
+        game = Game(first)  # checks players, seats, rules
         game_id = None
         if store is not None:
-            game_id = store.create(first, summary=None)
+            game_id = store.create(first, summary=cls._summary(game))
             store.lock(game_id)
-        session = cls([first], store, game_id)
-        session._save_summary()
-        return session
+        return cls([first], store, game_id)
 
     @classmethod
     def open(cls, store: Store, game_id: int) -> "GameSession":
@@ -72,8 +71,13 @@ class GameSession:
             store.unlock(game_id)
             raise
 
+    @classmethod
+    def read(cls, store: Store, game_id: int) -> "GameSession":
+        """A stored game to look at or export, without its lock (it refuses entries)."""
+        return cls(store.entries(game_id), store, game_id, read_only=True)
+
     def close(self) -> None:
-        if self.store is not None and self.game_id is not None:
+        if self.store is not None and self.game_id is not None and not self.read_only:
             self.store.unlock(self.game_id)
         self._listeners.clear()
 
@@ -163,25 +167,22 @@ class GameSession:
         trial = History(list(self.history.in_force), list(self.history.undone))
         trial.push(entry)
         game = replay(trial.in_force)
-        self._commit(entry)
+        self._commit(entry, game)
         self.history, self.game = trial, game
         self._changed()
 
-    def _commit(self, entry: Entry) -> None:
+    def _commit(self, entry: Entry, game: Game | None = None) -> None:
+        if self.read_only:
+            raise GameError(f"game {self.game_id} is open read-only here: resume it to play")
         if self.store is not None:
-            self.store.append(self.game_id, len(self.journal), entry, self._summary())
+            self.store.append(self.game_id, len(self.journal), entry, self._summary(game or self.game))
         self.journal.append(entry)
 
-    def _summary(self) -> dict:
-        game = self.game
+    @staticmethod
+    def _summary(game: Game) -> dict:
         result = game.results[-1].as_json() if game.results else None
         return {"phase": game.phase, "game": game.game_number, "deal": game.deal_number,
                 "scores": list(game.scores), "wins": game.wins(), "result": result}
-
-    def _save_summary(self) -> None:
-        if self.store is not None:
-            self.store.db.execute("UPDATE games SET summary = ? WHERE id = ?",
-                                  (json.dumps(self._summary()), self.game_id))
 
     # --- what the screen shows ------------------------------------------------------------------------
     def view(self) -> GameView:

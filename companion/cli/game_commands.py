@@ -1,0 +1,223 @@
+"""``crib game ...``: keep a game from a terminal with the same GameSession the app uses.
+
+replay SCRIPT.json   play a game script, print the final state (``--json`` for the contract)
+new / list / show / resume / undo / export / import / stats
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    game = subparsers.add_parser("game", help="keep a game: new, resume, replay a script, export, stats",
+                                 description="Keep a game of cribbage (2, 3 or 4 players) safely on disk. "
+                                             "Games live in the user data folder ($CRIB_DATA_DIR overrides it).")
+    sub = game.add_subparsers(dest="game_command", metavar="ACTION", parser_class=type(game))
+    sub.required = True
+
+    replay = sub.add_parser("replay", help="play a game script and print the final state")
+    replay.add_argument("script", help="game script (JSON; schema in the README)")
+    replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.add_argument("--save", action="store_true", help="also store the game (crib game list shows it)")
+    replay.set_defaults(handler=run_replay)
+
+    new = sub.add_parser("new", help="start a game")
+    new.add_argument("players", nargs="+", help="2, 3 or 4 names in seating order (clockwise); "
+                                                 "with 4, partners sit opposite (1st & 3rd, 2nd & 4th)")
+    new.add_argument("--rules", default="acc", help="preset: acc (default), home, pub")
+    new.add_argument("--muggins", choices=("off", "optional", "mandatory"), help="change the preset's muggins")
+    new.add_argument("--short", action="store_true", help="short game to 61")
+    new.add_argument("--lowball", action="store_true", help="lowball: the first to the target loses")
+    new.add_argument("--dealer", help="who deals first (name); default the first player")
+    new.add_argument("--cut", nargs="+", metavar="CARD", help="cards cut for deal, one per player: lowest deals")
+    new.add_argument("--json", action="store_true", help="print JSON")
+    new.set_defaults(handler=run_new)
+
+    listing = sub.add_parser("list", help="the stored games")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(handler=run_list)
+
+    show = sub.add_parser("show", help="a game's state")
+    show.add_argument("id", type=int)
+    show.add_argument("--json", action="store_true", help="print JSON (the replay contract plus the view)")
+    show.set_defaults(handler=run_show)
+
+    resume = sub.add_parser("resume", help="continue a game: read moves from the terminal (help lists them)")
+    resume.add_argument("id", type=int)
+    resume.add_argument("--board", metavar="URL", help="drive an LED board (serial port or sim://)")
+    resume.set_defaults(handler=run_resume)
+
+    undo = sub.add_parser("undo", help="take back a game's latest entry (redo it from resume)")
+    undo.add_argument("id", type=int)
+    undo.set_defaults(handler=run_undo)
+
+    export = sub.add_parser("export", help="write a game as JSON")
+    export.add_argument("id", type=int)
+    export.add_argument("out", help="file to write")
+    export.set_defaults(handler=run_export)
+
+    imported = sub.add_parser("import", help="store a game exported as JSON (checked first)")
+    imported.add_argument("file")
+    imported.set_defaults(handler=run_import)
+
+    stats = sub.add_parser("stats", help="statistics per player over the stored games")
+    stats.add_argument("--csv", metavar="OUT", help="write them as CSV ('-' for standard output)")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.set_defaults(handler=run_stats)
+
+
+def _state(session, skipped=()) -> dict:
+    from companion.game.report import final_state
+
+    return final_state(session.view(), [line.as_json() for line in session.game.log], skipped)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from companion.game import Store
+    from companion.game.report import format_text
+    from companion.game.script import load_script, run_script
+
+    store = Store() if args.save else None
+    run = run_script(load_script(args.script), store=store)
+    state = _state(run.session, run.skipped)
+    if run.session.game_id is not None:
+        state["id"] = run.session.game_id
+    print(json.dumps(state, indent=1) if args.json else format_text(state))
+    return 0
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from companion.game import GameSession, Store
+
+    rules: dict = {"preset": args.rules}
+    if args.muggins:
+        rules["muggins"] = args.muggins
+    if args.lowball:
+        rules["lowball"] = True
+    session = GameSession.new(args.players, rules, first_dealer=args.dealer, dealer_cut=args.cut,
+                              short=args.short, store=Store())
+    view = session.view()
+    if args.json:
+        print(json.dumps({"id": session.game_id, "players": list(view.players), "rules": view.rules,
+                          "first_dealer": view.players[session.game.first_dealer]}))
+    else:
+        print(f"game {session.game_id}: {' v '.join(view.side_names)} ({view.rules['name']}, to "
+              f"{view.rules['target']}); {view.players[session.game.first_dealer]} deals first. "
+              f"Continue with: crib game resume {session.game_id}")
+    session.close()
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from companion.game import Store
+
+    rows = Store().games()
+    if args.json:
+        print(json.dumps([{"id": r.id, "created": r.created, "players": list(r.players), "rules": r.rules,
+                           "entries": r.entries, "summary": r.summary} for r in rows]))
+        return 0
+    if not rows:
+        print("no games yet (crib game new NAME NAME)")
+    for r in rows:
+        summary = r.summary or {}
+        scores = "-".join(str(s) for s in summary.get("scores", []))
+        state = summary.get("phase", "?")
+        print(f"{r.id:>4}  {r.created}  {', '.join(r.players)}  {r.rules}  {scores}  {state}")
+    return 0
+
+
+def _open(game_id: int, write: bool):
+    from companion.game import GameSession, Store
+
+    store = Store()
+    return GameSession.open(store, game_id) if write else GameSession.read(store, game_id)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from companion.game.report import format_text
+
+    session = _open(args.id, write=False)
+    state = _state(session)
+    if args.json:
+        state["view"] = session.view().as_json()
+        print(json.dumps(state, indent=1))
+    else:
+        print(format_text(state))
+        print(_prompt_line(session))
+    return 0
+
+
+def run_undo(args: argparse.Namespace) -> int:
+    session = _open(args.id, write=True)
+    undone = session.history.in_force[-1]
+    session.undo()
+    print(f"undone: {undone.TYPE} {json.dumps({k: v for k, v in undone.as_json().items() if k != 'type'})} "
+          f"({session.view().can_redo} waiting for redo)")
+    print(_prompt_line(session))
+    session.close()
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from companion.game.transfer import write_export
+
+    session = _open(args.id, write=False)
+    write_export(session.export(), args.out)
+    print(f"game {args.id} written to {args.out} ({len(session.journal)} entries)")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from companion.game import Store
+    from companion.game.transfer import import_game
+
+    game_id = import_game(Store(), args.file)
+    print(f"imported as game {game_id}")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from companion.game import Store
+    from companion.game.stats import collect, format_table, write_csv
+
+    table = collect(Store())
+    if args.csv:
+        if args.csv == "-":
+            write_csv(table, sys.stdout)
+        else:
+            with open(args.csv, "w", newline="", encoding="utf-8") as out:
+                write_csv(table, out)
+            print(f"statistics for {len(table)} players written to {args.csv}")
+    elif args.json:
+        print(json.dumps([row.as_json() for row in table], indent=1))
+    else:
+        print(format_table(table))
+    return 0
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    from companion.game.terminal import Terminal
+
+    session = _open(args.id, write=True)
+    board = None
+    if args.board:
+        from companion.game.board import BoardSync
+
+        board = BoardSync.open(args.board, session)
+    try:
+        Terminal(session, sys.stdin, sys.stdout).run()
+    finally:
+        if board is not None:
+            board.close()
+        session.close()
+    return 0
+
+
+def _prompt_line(session) -> str:
+    from companion.game.terminal import prompt_line
+
+    return prompt_line(session)
+
