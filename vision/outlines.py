@@ -118,32 +118,10 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     box_of = _min_cost_assignment(cost, UNASSIGNED_COST)
     taken = np.zeros(n_boxes, dtype=bool)
     taken[box_of[box_of >= 0]] = True
-
-    card_id, card_conf = cards.card_id.copy(), cards.card_confidence.copy()
-    runner_id, runner_conf = cards.runner_up_id.copy(), cards.runner_up_confidence.copy()
-    index_score = cards.confidence.copy()
+    reads = _Readings(cards)
     members = [list(m) for m in identities.members]
     alive = np.ones(n_cards, bool)
-    disputed_codes: dict[int, int] = {}
-    owner_of_box = {int(b): i for i, b in enumerate(box_of) if b >= 0}
-    for i in np.flatnonzero(box_of < 0):
-        points = indices.centers[members[i]]
-        for b, j in owner_of_box.items():
-            box = card_boxes.xyxy[b]
-            if not np.all(boxes.points_in_boxes(points, box[None])):
-                continue
-            others = indices.centers[members[j]]
-            gap = boxes.distances(points, others).min()
-            if gap < 0.5 * np.hypot(box[2] - box[0], box[3] - box[1]):
-                continue  # next to the owner's own index: another card's corner over this box
-            loser = i if card_conf[j] >= card_conf[i] else j
-            if loser == j:
-                card_id[j], card_conf[j], index_score[j] = card_id[i], card_conf[i], index_score[i]
-            runner_id[j], runner_conf[j] = cards.card_id[loser], cards.card_confidence[loser]
-            disputed_codes[j] = int(cards.card_id[loser])
-            members[j] += members[i]
-            alive[i] = False
-            break
+    _merge_misreads(indices, card_boxes, box_of, reads, members, alive)
 
     diagonal = typical_card_diagonal(card_boxes, indices)
     xyxy = np.zeros((n_cards, 4), np.float32)
@@ -154,13 +132,52 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
             box_score[i] = card_boxes.confidence[box_of[i]]
         else:
             xyxy[i] = _estimated_box(indices.xyxy[rows], diagonal)
-    read = Detections(xyxy, box_score, np.full(n_cards, CARD_CLASS), card_id, card_conf, runner_id, runner_conf)[alive]
+    read = Detections(xyxy, box_score, np.full(n_cards, CARD_CLASS), reads.card_id, reads.card_conf,
+                      reads.runner_id, reads.runner_conf)[alive]
     unread = card_boxes[~taken]
     unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS))
     new_row = np.cumsum(alive) - 1
     return Outlines(
         Detections.concatenate([read, unread]),
         np.concatenate([(box_of < 0)[alive], np.zeros(len(unread), bool)]),
-        np.concatenate([index_score[alive], np.zeros(len(unread), np.float32)]),
-        {int(new_row[j]): CARD_CODES[code] for j, code in disputed_codes.items()},
+        np.concatenate([reads.index_score[alive], np.zeros(len(unread), np.float32)]),
+        {int(new_row[j]): CARD_CODES[code] for j, code in reads.disputed.items()},
     )
+
+
+class _Readings:
+    """Each card's reading, as merging misreads changes it (copies of the identities' columns)."""
+
+    def __init__(self, cards: Detections):
+        self.original = cards
+        self.card_id, self.card_conf = cards.card_id.copy(), cards.card_confidence.copy()
+        self.runner_id, self.runner_conf = cards.runner_up_id.copy(), cards.runner_up_confidence.copy()
+        self.index_score = cards.confidence.copy()
+        self.disputed: dict[int, int] = {}  # card row -> the other code its corners read
+
+
+def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndarray, reads: _Readings,
+                    members: list[list[int]], alive: np.ndarray) -> None:
+    """A reading i left without a box whose indices lie in a far corner of the box of card j is
+    card j read differently: the more confident reading stays, the other becomes the runner-up,
+    and i merges into j (``members``, ``alive`` and ``reads`` are updated in place)."""
+    original = reads.original
+    owner_of_box = {int(b): i for i, b in enumerate(box_of) if b >= 0}
+    for i in np.flatnonzero(box_of < 0):
+        points = indices.centers[members[i]]
+        for b, j in owner_of_box.items():
+            box = card_boxes.xyxy[b]
+            if not np.all(boxes.points_in_boxes(points, box[None])):
+                continue
+            gap = boxes.distances(points, indices.centers[members[j]]).min()
+            if gap < 0.5 * np.hypot(box[2] - box[0], box[3] - box[1]):
+                continue  # next to the owner's own index: another card's corner over this box
+            loser = i if reads.card_conf[j] >= reads.card_conf[i] else j
+            if loser == j:
+                reads.card_id[j], reads.card_conf[j] = reads.card_id[i], reads.card_conf[i]
+                reads.index_score[j] = reads.index_score[i]
+            reads.runner_id[j], reads.runner_conf[j] = original.card_id[loser], original.card_confidence[loser]
+            reads.disputed[j] = int(original.card_id[loser])
+            members[j] += members[i]
+            alive[i] = False
+            break
