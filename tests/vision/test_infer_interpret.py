@@ -1,0 +1,130 @@
+"""Interpreting reads: weak or stray evidence, disputed corners, reads too unsure to name, the
+box assignment, and where the detector looks again closer (exact synthetic detections)."""
+
+import numpy as np
+import pytest
+
+from infer_fixtures import detections_for, table
+from vision.classes import CARD_INDEX, INDEX_CLASS
+from vision.decode import photo_from_array
+from vision.detections import Detections
+from vision.interpret import READ_FLOOR, interpret
+
+
+def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    stray = Detections([[1000, 800, 1013, 830]], [0.3], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97],
+                       [CARD_INDEX["KC"]], [0.01])
+    photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+    result = interpret(Detections.concatenate([indices, stray]), cards, photo, "stray")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert any("ignored a corner index read as KS with no card around it" in w for w in result.warnings)
+    sure = Detections(stray.xyxy, [0.9], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97], [CARD_INDEX["KC"]], [0.01])
+    result = interpret(Detections.concatenate([indices, sure]), cards, photo, "sure")
+    assert "KS" in [c.card for c in result.cards]  # a clear index is a card even without its box
+
+
+def test_two_corners_of_one_card_that_disagree_make_one_card_to_confirm():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    row = 2 * codes.index("5S") + 1  # the bottom-right corner of 5S reads 6S, less surely
+    card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
+    card_id[row], card_conf[row] = CARD_INDEX["6S"], 0.7
+    misread = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
+    result = interpret(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
+    assert sorted(c.card for c in result.cards) == sorted(codes)  # no phantom 6S
+    five = result.card("5S")
+    assert five.confirm and five.runner_up == "6S"
+    assert any("read 5S and 6S" in w for w in result.warnings)
+    hand = next(g for g in result.groups if g.role == "hand")
+    assert sorted(hand.cards) == ["5C", "5H", "5S", "JD"]
+
+
+def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+    five = codes.index("5C")
+    card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
+    card_id[[2 * five, 2 * five + 1]] = CARD_INDEX["7C"]  # both corners of 5C read 7C, barely
+    card_conf[[2 * five, 2 * five + 1]] = READ_FLOOR * 0.5
+    unsure = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
+    result = interpret(unsure, cards, photo, "unsure")
+    assert sorted(c.card for c in result.cards) == sorted(set(codes) - {"5C"})  # neither 7C nor 5C
+    assert len(result.unread_boxes) == 1 and np.allclose(result.unread_boxes[0], card_boxes[five])
+    assert any("no readable index (best guess 7C" in w and "check it" in w for w in result.warnings)
+    hand = next(g for g in result.groups if g.role == "hand")  # still a hand: 3 read + 1 unread
+    assert sorted(hand.cards) == ["5H", "5S", "JD"]
+    # Just above the floor the read is a card, flagged for the player to confirm.
+    card_conf[[2 * five, 2 * five + 1]] = READ_FLOOR * 1.2
+    named = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
+                      cards, photo, "named")
+    assert named.card("7C").confirm and named.unread_boxes == ()
+
+
+def test_an_unsure_stray_read_on_a_card_read_otherwise_is_said_and_ignored():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    x1, y1, x2, y2 = card_boxes[codes.index("5S")]
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    pip = Detections([[cx - 8, cy - 12, cx + 8, cy + 12]], [0.4], [INDEX_CLASS], [CARD_INDEX["9D"]],
+                     [0.2], [CARD_INDEX["9H"]], [0.1])  # a pip in the middle of 5S, read 9D at 0.08
+    result = interpret(Detections.concatenate([indices, pip]), cards,
+                       photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "pip")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert result.unread_boxes == ()
+    assert any("ignored an unsure corner read (9D, 0.08)" in w for w in result.warnings)
+
+
+def test_an_index_over_a_neighbours_box_is_not_taken_for_a_misread():
+    codes, card_boxes, index_boxes, _ = table("fan")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    missing_box = codes.index("2S")  # the detector misses 2S's box; its indices lie over 3S's box
+    result = interpret(indices, cards[np.arange(len(cards)) != missing_box],
+                       photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert not any(c.confirm for c in result.cards)
+
+
+def test_min_cost_assignment_is_optimal_against_brute_force():
+    from itertools import permutations
+
+    from vision.outlines import _min_cost_assignment
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        rows, cols = int(rng.integers(1, 5)), int(rng.integers(0, 5))
+        cost = rng.uniform(0, 3, (rows, cols))
+        cost[rng.random((rows, cols)) < 0.3] = np.inf
+        unassigned = 2.5
+        got = _min_cost_assignment(cost, unassigned)
+        total = lambda a: sum(unassigned if c < 0 else cost[r, c] for r, c in enumerate(a))  # noqa: E731
+        best = min(total([p[r] if p[r] < cols and np.isfinite(cost[r, p[r]]) else -1 for r in range(rows)])
+                   for p in permutations(range(cols + rows), rows))
+        assert len(set(c for c in got if c >= 0)) == sum(1 for c in got if c >= 0)
+        assert all(c < 0 or np.isfinite(cost[r, c]) for r, c in enumerate(got))
+        assert total(got) == pytest.approx(best)
+
+
+def test_only_cards_without_a_sure_index_get_a_closer_look():
+    from vision.detect import SURE_INDEX, cards_to_look_at_closer
+
+    cards = np.array([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], np.float32)
+    indices = np.array([[5, 5, 20, 30], [205, 5, 220, 30], [600, 600, 610, 620]], np.float32)
+    scores = np.array([SURE_INDEX + 0.1, SURE_INDEX - 0.1, 0.99])  # sure on card 0, unsure on 1, none on 2
+    assert cards_to_look_at_closer(cards, indices, scores).tolist() == [False, True, True]
+    assert cards_to_look_at_closer(cards, indices[:0], scores[:0]).tolist() == [True, True, True]
+    assert cards_to_look_at_closer(cards, indices, scores, sure=0.0).tolist() == [False, False, True]
+
+
+def test_zoom_regions_cover_the_cards_closer():
+    from vision.detect import zoom_regions
+
+    assert zoom_regions(np.zeros((0, 4)), 1280, 960) == []
+    close = np.array([[400, 300, 500, 440], [520, 310, 620, 450]], np.float32)
+    [(x1, y1, x2, y2)] = zoom_regions(close, 1280, 960)
+    assert (x1, y1, x2, y2) == (348, 248, 672, 502)  # the union grown by 0.04 x 1280 = 51.2 px
+    spread = np.array([[10, 10, 110, 150], [1150, 800, 1270, 950]], np.float32)
+    tiles = zoom_regions(spread, 1280, 960)
+    assert tiles == [(0, 0, 768, 576), (512, 384, 1280, 960)]  # only the tiles holding cards
