@@ -25,7 +25,10 @@ class LogLine:
     ref: int | None = None       # muggins taken or declined: the entry of the claim concerned
 
     def as_json(self) -> dict:
-        return asdict(self)
+        # by hand: dataclasses.asdict deep-copies and took half of a 50-deal resume
+        return {"entry": self.entry, "game": self.game, "deal": self.deal, "side": self.side, "seat": self.seat,
+                "points": self.points, "kind": self.kind, "text": self.text, "claimed": self.claimed,
+                "entitled": self.entitled, "ref": self.ref}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,8 @@ class Offer:
     expires: str        # "when the scorer pegs again" | "when the next deal starts"
 
     def as_json(self) -> dict:
-        return asdict(self)
+        return {"entry": self.entry, "seat": self.seat, "side": self.side, "points": self.points,
+                "kind": self.kind, "callers": self.callers, "expires": self.expires}
 
 
 @dataclass(frozen=True, slots=True)

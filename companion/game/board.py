@@ -1,0 +1,95 @@
+"""The LED board follows the game: every change of the session (undo included) is pushed to a
+``hardware.BoardDriver``, which shows the newest state in the background and resends it after a
+reconnect. Losing the board never blocks or stops the game: ``driver.show`` only drops the state
+in a mailbox, and any refusal is kept in ``last_error``.
+
+The game stays independent of the board: this adapter is the only module that imports
+``hardware``, and only when a board is used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+
+from companion.game.session import GameSession
+from companion.game.view import GameView
+
+log = logging.getLogger(__name__)
+
+
+def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, int] = (1, 0)):
+    """The ``hardware.BoardState`` for a view: a track per side (unused tracks of a bigger board
+    stay at the start), the dealer's track, the rule set's skunk lines, the win animation.
+    Games won and a short game's own target go to boards that speak protocol 1.1."""
+    from hardware.state import Animation, BoardState
+
+    board = view.board
+    pegs = list(board.pegs)
+    extra: dict = {}
+    names = {f.name for f in dataclasses.fields(BoardState)}
+    if protocol >= (1, 1) and "target" in names and board.target < 121:
+        pegs = [tuple(min(p, board.target) if p < 121 else board.target for p in peg) for peg in pegs]
+        extra["target"] = board.target
+    if protocol >= (1, 1) and "games" in names and any(board.games_won):
+        extra["games"] = tuple(board.games_won) + (0,) * ((tracks or len(pegs)) - len(pegs))
+    pegs += [(0, 0)] * ((tracks or len(pegs)) - len(pegs))
+    winner = Animation("win", board.winner) if board.winner is not None else None
+    return BoardState(pegs=tuple(pegs), dealer=board.dealer, animation=winner,
+                      skunk_line=board.skunk_line, double_skunk_line=board.double_skunk_line, **extra)
+
+
+class BoardSync:
+    """Keeps ``driver``'s board showing ``session``'s game until ``close()``."""
+
+    def __init__(self, session: GameSession, driver) -> None:
+        self.session, self.driver = session, driver
+        self.last_error: Exception | None = None
+        self.pushed = None
+        self._stop = threading.Event()
+        self._unsubscribe = session.subscribe(self.push)
+        self.push(session.view())
+        # Until the board has said how many tracks it has, states go out with one per side;
+        # a watcher re-pushes once it knows (a 3-track board showing a 2-player game).
+        self._watcher = threading.Thread(target=self._watch_connect, name="board-sync", daemon=True)
+        self._watcher.start()
+
+    @classmethod
+    def open(cls, url: str, session: GameSession) -> "BoardSync":
+        from hardware.driver import BoardDriver
+
+        return cls(session, BoardDriver(url).start())
+
+    def _board(self) -> tuple[int | None, tuple[int, int]]:
+        info = getattr(self.driver, "info", None)
+        if info is None:
+            return None, (1, 0)
+        return info.tracks, tuple(info.protocol)
+
+    def push(self, view: GameView) -> None:
+        """Show ``view`` on the board (never raises, never waits for the board)."""
+        tracks, protocol = self._board()
+        try:
+            if tracks is not None and tracks < len(view.board.pegs):
+                raise ValueError(f"the board has {tracks} tracks for {len(view.board.pegs)} sides")
+            state = board_state(view, tracks, protocol)
+            self.driver.show(state)
+            self.pushed = state
+            self.last_error = None
+        except Exception as exc:  # the game goes on without the board
+            self.last_error = exc
+            log.warning("board: %s", exc)
+
+    def _watch_connect(self) -> None:
+        known = None
+        while not self._stop.wait(0.05):
+            board = self._board()
+            if board[0] is not None and board != known:
+                known = board
+                self.push(self.session.view())
+
+    def close(self) -> None:
+        self._stop.set()
+        self._unsubscribe()
+        self.driver.close()

@@ -1,0 +1,83 @@
+"""The board follows the game: the state pushed for each change (undo included), shown by the
+real firmware in simavr (sim://), and a lost board never blocks the game."""
+
+import time
+
+import pytest
+
+from companion.game import GameSession
+from companion.game.board import BoardSync, board_state
+
+from conftest import played
+
+
+
+def test_a_two_sided_game_on_a_three_track_board_and_the_dealer_track():
+    session = GameSession.new(["Ann", "Ben", "Cat", "Dan"], first_dealer="Ben")
+    session.discard([["2C"], ["3C"], ["4C"], ["6C"]])
+    session.cut("JD")  # Ben deals: heels to Ben & Dan (track 1)
+    state = board_state(session.view(), tracks=3)
+    assert state.pegs == ((0, 0), (2, 0), (0, 0)) and state.dealer == 1
+
+
+def test_skunk_lines_and_the_win_animation_follow_the_rules():
+    view = played("double_skunk").session.view()
+    state = board_state(view)
+    assert (state.skunk_line, state.double_skunk_line) == (90, 60)
+    assert state.animation.kind == "win" and state.animation.track == view.result["winner"]
+    assert max(front for front, _ in state.pegs) == 121
+
+
+def test_a_short_game_on_an_old_and_a_new_board():
+    view = played("short_pone_pegs_out_in_show").session.view()
+    old = board_state(view, protocol=(1, 0))
+    assert old.pegs[0][0] == 121 and old.skunk_line == 30  # the game hole of a 121 board
+    new = board_state(view, protocol=(1, 1))
+    if hasattr(new, "target"):
+        assert new.target == 61 and new.pegs[0][0] == 61
+
+
+@pytest.fixture(scope="module")
+def firmware():
+    from hardware.simulator import build
+
+    build("2-track")
+
+
+def test_every_change_and_undo_reaches_the_simulated_board(firmware):
+    from hardware import leds
+    from hardware.geometry import Geometry
+
+    geometry = Geometry.load("2-track")
+    session = GameSession.new(["Ann", "Ben"], first_dealer="Ann")
+    sync = BoardSync.open("sim://2-track", session)
+    try:
+        assert sync.driver.wait_connected(30)
+        moves = [lambda: session.discard([["2C", "3C"], ["KH", "QH"]]), lambda: session.cut("JD"),
+                 lambda: session.lay("TH"), lambda: session.lay("5H"), session.undo, session.redo]
+        for move in moves:
+            move()
+            expected = board_state(session.view(), 2, tuple(sync.driver.info.protocol))
+            assert sync.pushed == expected
+            assert sync.driver.wait_shown(expected, 5), sync.driver.last_error
+            lit = sync.driver.simulator.wait_for(lambda f: f.grb == leds.render(geometry, expected), 5)
+            assert lit is not None, "the LEDs do not show the game"
+        assert sync.driver.shown.pegs == ((4, 2), (0, 0))  # heels 2, then 15 for 2
+    finally:
+        sync.close()
+
+
+def test_a_missing_board_never_blocks_the_game():
+    session = GameSession.new(["Ann", "Ben"], first_dealer="Ann")
+    sync = BoardSync.open("/dev/crib-companion-no-such-board", session)
+    try:
+        started = time.monotonic()
+        session.discard([["2C", "3C"], ["KH", "QH"]])
+        session.cut("JD")
+        session.lay("TH")
+        assert time.monotonic() - started < 0.5
+        assert session.view().scores == (2, 0) and not sync.driver.connected
+        time.sleep(0.2)
+        assert sync.driver.last_error is not None  # the driver keeps trying in the background
+    finally:
+        sync.close()
