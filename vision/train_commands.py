@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -36,12 +37,22 @@ def register(subparsers) -> None:
 
     train = subparsers.add_parser("train", help="train the detector and classifier from scratch, export ONNX")
     train.add_argument("--out", type=Path, default=None,
-                       help="where the ONNX models go (default models/; with --quick build/train-quick/models)")
+                       help="where the ONNX models go (default models/; with --quick build/train-quick/models; "
+                            "with --resume-from build/train/candidate)")
     train.add_argument("--work", type=Path, default=None,
                        help="scratch folder for data and runs (default build/train, or build/train-quick)")
     train.add_argument("--quick", action="store_true",
                        help="a tiny run (a few images, 1 epoch) that checks the pipeline; never touches models/ unless --out says so")
     train.add_argument("--only", choices=("detector", "classifier"), default=None, help="train one model only")
+    train.add_argument("--resume-from", type=Path, default=None, metavar="CHECKPOINT",
+                       help="continue the detector from this checkpoint (e.g. models/train/detector_last.pt) on "
+                            "fresh scenes instead of training from scratch; needs --epochs")
+    train.add_argument("--epochs", type=_positive, default=None, help="epochs of the continuation (with --resume-from)")
+    train.add_argument("--images", type=_positive, default=6000, help="scenes rendered for the continuation (default 6000)")
+    train.add_argument("--threads", type=int, default=None,
+                       help="torch threads for the detector (default 2; 1 is faster while the other core is busy, "
+                            "see bench/train_speed.py)")
+    train.add_argument("--data-seed", type=int, default=5, help="dataset seed of the continuation's scenes, 5..20 (default 5)")
     train.set_defaults(handler=_train)
 
 
@@ -76,13 +87,27 @@ def _train(args) -> int:
     from vision.train import pipeline
 
     recipe = pipeline.QUICK if args.quick else pipeline.FULL
+    if args.threads is not None:
+        if args.threads < 1:
+            raise BadCountError(f"--threads must be at least 1, got {args.threads}")
+        recipe = replace(recipe, detector=replace(recipe.detector, threads=args.threads))
+    if (args.resume_from is None) != (args.epochs is None):
+        raise BadCountError("--resume-from and --epochs go together")
     steps = (args.only,) if args.only else ("detector", "classifier")
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     work = args.work or Path("build/train-quick" if args.quick else "build/train")
-    out = args.out or (work / "models" if args.quick else Path("models"))
+    # A continuation writes a candidate: it replaces models/ only when it measures better.
+    out = args.out or (work / "candidate" if args.resume_from else work / "models" if args.quick else Path("models"))
+    if args.resume_from is not None:
+        if not args.resume_from.is_file():
+            raise FileNotFoundError(f"--resume-from: no checkpoint at {args.resume_from}")
+        plan = pipeline.Continuation(args.resume_from, args.epochs, images=args.images, seed=args.data_seed)
+        weights = pipeline.continue_detector(plan, out, work, recipe, log=log, progress=progress_bar)
+        print(f"detector written to {out / 'detector.onnx'}; checkpoint {weights}")
+        return 0
     report = pipeline.run(out, work, recipe, log=log, progress=progress_bar, steps=steps)
     print(f"models written to {out}: " + ", ".join(f"{k}={v}" for k, v in report.items() if k != "recipe"))
     return 0

@@ -38,3 +38,37 @@ def test_quick_training_writes_loadable_models(tmp_path):
     # the fine-tune stage continues from stage 1 and stops after its one epoch of a 2-epoch schedule
     epochs_run = (work / "runs" / "detector_stage2" / "results.csv").read_text().strip().splitlines()[1:]
     assert [row.split(",")[0] for row in epochs_run] == ["1"]
+
+
+def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_path):
+    """models v1/v2 were committed as ONNX only: recover_checkpoint rebuilds a trainable .pt that
+    computes what the ONNX computes, and `crib train --resume-from` continues from it."""
+    import torch
+
+    from companion.cli import main
+    from vision.train.recover import _letterboxed, recover_checkpoint
+
+    out, work = tmp_path / "models", tmp_path / "work"
+    pipeline.run(out, work, pipeline.QUICK, log=lambda m: None, steps=("detector",))
+    size = pipeline.QUICK.detector.imgsz
+    images = sorted((work / "det_train" / "images").glob("*.jpg"))
+    checkpoint = recover_checkpoint(out / "detector.onnx", work / "det_train" / "images", tmp_path / "rec.pt", work,
+                                    imgsz=size)
+
+    batch = np.stack([_letterboxed(p, size) for p in images])
+    onnx_out = OnnxModel(out / "detector.onnx", "onnxruntime").run(batch[:1])
+    model = torch.load(checkpoint, weights_only=False)["model"].float().eval()
+    with torch.no_grad():
+        torch_out = model(torch.from_numpy(batch[:1]))
+    torch_out = (torch_out[0] if isinstance(torch_out, (tuple, list)) else torch_out).numpy()
+    assert torch_out.shape == onnx_out.shape
+    assert np.abs(torch_out[:, 4:] - onnx_out[:, 4:]).max() < 0.01  # class scores
+    assert np.abs(torch_out[:, :4] - onnx_out[:, :4]).max() < 0.5   # boxes, pixels (fp16 checkpoint)
+
+    status = main(["train", "--quick", "--resume-from", str(checkpoint), "--epochs", "1", "--images", "3",
+                   "--data-seed", "5", "--threads", "1", "--work", str(work)])
+    assert status == 0
+    assert (work / "candidate" / "detector.onnx").is_file()
+    epochs_run = (work / "runs" / "detector_continue" / "results.csv").read_text().strip().splitlines()[1:]
+    assert [row.split(",")[0] for row in epochs_run] == ["1"]
+    assert not (out / "candidate").exists()

@@ -108,6 +108,46 @@ def run(out: Path, work: Path, recipe: TrainRecipe = FULL, log=print, progress=N
     return report
 
 
+@dataclass(frozen=True)
+class Continuation:
+    """More detector training from a checkpoint (a committed ``models/train/detector_last.pt``)
+    on a freshly rendered scene set: ``images`` scenes of dataset ``seed`` (5-20 are kept for
+    continuations; 1-4 are the recipe's, evaluation seeds are far above)."""
+
+    weights: Path
+    epochs: int
+    images: int = 6000
+    seed: int = 5
+    lr0: float = 0.0005
+    lrf: float = 0.1
+    stop_after: int | None = None
+    name: str = "detector_continue"
+
+
+def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
+                      progress=None) -> Path:
+    """Render the continuation's scenes, train, export ``detector.onnx`` into ``out``; returns
+    the stage's ``last.pt`` (saved after every epoch, so a stopped run keeps its last epoch)."""
+    from vision.synth.dataset import write_dataset
+    from vision.train.detector import export_detector, run_stage
+
+    out, work = Path(out), Path(work)
+    if not 5 <= plan.seed <= 20:
+        raise ValueError(f"continuation seed {plan.seed}: use 5..20 (1-4 are the recipe's own sets)")
+    t = time.time()
+    write_dataset(work / "det_val", recipe.detector_val_images, SEED_DETECTOR_VAL, decks=recipe.decks,
+                  longest=recipe.detector_longest, mixed=True, progress=progress)
+    data = write_dataset(work / f"det_train_s{plan.seed}", plan.images, plan.seed, decks=recipe.decks,
+                         longest=recipe.detector_longest, mixed=True, progress=progress)
+    data.write_text(data.read_text().replace("val: images", f"val: {(work / 'det_val' / 'images').resolve()}"))
+    log(f"continuation data: {plan.images} scenes (seed {plan.seed}) in {time.time() - t:.0f} s")
+    stage = FinetuneStage(plan.epochs, plan.lr0, plan.lrf, plan.stop_after)
+    weights = run_stage(plan.weights, data, work, recipe.detector, stage, plan.name)
+    export_detector(weights, out / "detector.onnx", recipe.detector.imgsz, work)
+    log(f"detector continued for {plan.stop_after or plan.epochs} epochs -> {out / 'detector.onnx'}")
+    return weights
+
+
 def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}

@@ -1,0 +1,134 @@
+"""Rebuild a trainable detector checkpoint from an exported ``detector.onnx``.
+
+Models v1 and v2 were committed as ONNX only, so training could not continue from them. The
+export fuses each convolution with its batch norm (W' = W * g / s, b' = beta - mean * g / s); the
+ONNX initialisers keep the module names, so every weight goes back to its module. A fused pair
+cannot be split exactly, so each batch norm is re-derived from activation statistics measured on
+training images: with the conv's per-channel output mean m and variance v, the batch norm
+(mean m, var v - eps, weight sqrt(v), bias m + b') is the identity plus b' in eval mode (so the
+rebuilt model computes what the ONNX computes) and, in train mode, normalises by statistics close
+to those, so fine-tuning starts from the trained function rather than a rescaled one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.train.ultralytics_env import offline_ultralytics
+
+CALIBRATION_IMAGES = 96  # images whose activations set each batch norm's statistics
+CALIBRATION_BATCH = 16
+
+
+class RecoverError(ValueError):
+    """The ONNX file does not match the model yaml it is said to come from."""
+
+
+def _letterboxed(path: Path, imgsz: int) -> np.ndarray:
+    import cv2
+
+    image = cv2.imread(str(path))[:, :, ::-1]
+    h, w = image.shape[:2]
+    scale = imgsz / max(h, w)
+    resized = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR)
+    canvas = np.full((imgsz, imgsz, 3), 114, np.uint8)
+    top, left = (imgsz - resized.shape[0]) // 2, (imgsz - resized.shape[1]) // 2
+    canvas[top:top + resized.shape[0], left:left + resized.shape[1]] = resized
+    return canvas.transpose(2, 0, 1).astype(np.float32) / 255.0
+
+
+def load_onnx_weights(model, onnx_path: Path) -> list:
+    """Put the ONNX initialisers into ``model``; returns the (name, Conv module) pairs whose
+    batch norms still need their statistics."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics.nn.modules.conv import Conv
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(onnx_path)).graph.initializer}
+    used, fused = set(), []
+    with torch.no_grad():
+        for name, module in model.named_modules():
+            if isinstance(module, Conv) and hasattr(module, "bn"):
+                w, b = weights.get(f"{name}.conv.weight"), weights.get(f"{name}.conv.bias")
+                if w is None or b is None or tuple(w.shape) != tuple(module.conv.weight.shape):
+                    raise RecoverError(f"{onnx_path}: no fused weights of shape {tuple(module.conv.weight.shape)} for {name}")
+                module.conv.weight.copy_(torch.tensor(w))
+                bn = module.bn
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(torch.tensor(b))
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+                used.update((f"{name}.conv.weight", f"{name}.conv.bias"))
+                fused.append((name, module))
+            elif isinstance(module, torch.nn.Conv2d) and f"{name}.weight" in weights:
+                module.weight.copy_(torch.tensor(weights[f"{name}.weight"]))
+                used.add(f"{name}.weight")
+                if module.bias is not None:
+                    module.bias.copy_(torch.tensor(weights[f"{name}.bias"]))
+                    used.add(f"{name}.bias")
+    missing = [k for k in weights if k.endswith((".weight", ".bias")) and k not in used]
+    if missing:
+        raise RecoverError(f"{onnx_path}: {len(missing)} weights with no module, first {missing[0]}")
+    return fused
+
+
+def calibrate_batch_norms(model, fused: list, images: list[Path], imgsz: int) -> None:
+    """Measure each fused conv's output statistics in eval mode (where the model equals the ONNX)
+    and fold them into its batch norm without changing the eval-mode function."""
+    import torch
+
+    sums: dict[str, list] = {name: [0.0, 0.0, 0] for name, _ in fused}
+
+    def hook(name):
+        def record(_module, _inputs, output):
+            z = output.detach().double()
+            acc = sums[name]
+            acc[0] = acc[0] + z.sum(dim=(0, 2, 3))
+            acc[1] = acc[1] + (z * z).sum(dim=(0, 2, 3))
+            acc[2] += z.numel() // z.shape[1]
+        return record
+
+    handles = [module.conv.register_forward_hook(hook(name)) for name, module in fused]
+    model.eval()
+    with torch.no_grad():
+        for start in range(0, len(images), CALIBRATION_BATCH):
+            batch = np.stack([_letterboxed(p, imgsz) for p in images[start:start + CALIBRATION_BATCH]])
+            model(torch.from_numpy(batch))
+    for h in handles:
+        h.remove()
+    with torch.no_grad():
+        for name, module in fused:
+            total, squares, count = sums[name]
+            mean = total / count
+            var = (squares / count - mean * mean).clamp(min=1e-4)
+            bn = module.bn
+            bias = bn.bias.double().clone()
+            bn.running_mean.copy_(mean.float())
+            bn.running_var.copy_((var - bn.eps).clamp(min=1e-6).float())
+            bn.weight.copy_(var.sqrt().float())
+            bn.bias.copy_((mean + bias).float())
+
+
+def recover_checkpoint(onnx_path: Path, images_dir: Path, out: Path, work: Path, model_yaml: str = "yolo11n.yaml",
+                       nc: int = 2, imgsz: int = 512) -> Path:
+    """Write an ultralytics checkpoint (``out``) equal in eval mode to ``onnx_path``."""
+    offline_ultralytics(work / "ultralytics")
+    import torch
+    from ultralytics.nn.tasks import DetectionModel
+
+    model = DetectionModel(model_yaml, nc=nc, verbose=False)
+    fused = load_onnx_weights(model, onnx_path)
+    images = sorted(Path(images_dir).glob("*.jpg"))[:CALIBRATION_IMAGES]
+    if not images:
+        raise RecoverError(f"{images_dir}: no .jpg images to calibrate the batch norms on")
+    calibrate_batch_norms(model, fused, images, imgsz)
+    model.names = {0: "index", 1: "card"} if nc == 2 else {i: str(i) for i in range(nc)}
+    model.args = {"imgsz": imgsz, "task": "detect"}
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"epoch": -1, "model": model.half(), "ema": None, "updates": 0, "optimizer": None,
+                "train_args": {"imgsz": imgsz, "task": "detect"}, "recovered_from": str(onnx_path)}, out)
+    return out
