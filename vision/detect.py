@@ -38,23 +38,19 @@ SURE_INDEX = 0.6
 RunModel = Callable[[np.ndarray], np.ndarray]  # detector input batch -> raw output
 
 
-def cards_to_look_at_closer(card_boxes: np.ndarray, index_boxes: np.ndarray, index_scores: np.ndarray,
-                            sure: float | None = None) -> np.ndarray:
-    """Mask of the card boxes that hold no index centre scored ``sure`` or more."""
-    sure = SURE_INDEX if sure is None else sure
-    cards = boxes.as_boxes(card_boxes)
-    indices = boxes.as_boxes(index_boxes)[np.asarray(index_scores) >= sure]
-    return ~boxes.points_in_boxes(boxes.centres(indices), cards, tolerance=0.0).any(axis=0)
+def cards_to_look_at_closer(cards: Detections, indices: Detections, sure: float = SURE_INDEX) -> np.ndarray:
+    """Mask of the cards whose box holds no index centre scored ``sure`` or more."""
+    sure_centres = indices.centers[indices.confidence >= sure]
+    return ~boxes.points_in_boxes(sure_centres, cards.xyxy, tolerance=0.0).any(axis=0)
 
 
-def zoom_regions(card_boxes: np.ndarray, width: int, height: int) -> list[tuple[int, int, int, int]]:
+def zoom_regions(cards: Detections, width: int, height: int) -> list[tuple[int, int, int, int]]:
     """Regions (x1, y1, x2, y2) for a closer pass: the cards' union when it is clearly smaller
     than the photo, else the 2x2 overlapping tiles that hold any card. None without cards."""
-    cards = boxes.as_boxes(card_boxes)
     if len(cards) == 0:
         return []
     margin = REGION_MARGIN * max(width, height)
-    x1, y1, x2, y2 = boxes.union(cards)
+    x1, y1, x2, y2 = boxes.union(cards.xyxy)
     x1, y1 = max(x1 - margin, 0), max(y1 - margin, 0)
     x2, y2 = min(x2 + margin, width), min(y2 + margin, height)
     if max((x2 - x1) / width, (y2 - y1) / height) <= MAX_REGION_SHARE:
@@ -63,7 +59,8 @@ def zoom_regions(card_boxes: np.ndarray, width: int, height: int) -> list[tuple[
     regions = []
     for tx in (0, width - tile_w):
         for ty in (0, height - tile_h):
-            holds = ((cards[:, 0] < tx + tile_w) & (cards[:, 2] > tx) & (cards[:, 1] < ty + tile_h) & (cards[:, 3] > ty))
+            x1s, y1s, x2s, y2s = cards.xyxy.T
+            holds = (x1s < tx + tile_w) & (x2s > tx) & (y1s < ty + tile_h) & (y2s > ty)
             if holds.any():
                 regions.append((tx, ty, tx + tile_w, ty + tile_h))
     return regions
@@ -98,8 +95,7 @@ def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True
         return detections, times[0], times[1]
     height, width = pixels.shape[:2]
     cards, indices = detections.of_class(CARD_CLASS), detections.of_class(INDEX_CLASS)
-    closer_look = cards_to_look_at_closer(cards.xyxy, indices.xyxy, indices.confidence)
-    regions = zoom_regions(cards.xyxy[closer_look], width, height)
+    regions = zoom_regions(cards[cards_to_look_at_closer(cards, indices)], width, height)
     closer = [detect_region(run, input_size, pixels, region, times).of_class(INDEX_CLASS) for region in regions]
     start = time.perf_counter()
     indices = nms_per_class(Detections.concatenate([indices, *closer]))

@@ -78,7 +78,7 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     disputed = disputed_corners(cards, outlines.disputed, guessed, warnings)
     keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
-    layout = arrange(cards.xyxy, cards.card_id != UNREAD)
+    layout = arrange(cards)
     warnings.extend(layout.warnings)
     counts = cards_seen_twice(cards, warnings)
     named = name_cards(cards, disputed, counts, photo.scale, thresholds.confirm_below, warnings)

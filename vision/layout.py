@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import boxes
+from vision.detections import UNREAD, Detections
 from vision.results import ROLE_ORDER, Role
 
 ASPECT_RANGE = (0.5, 0.82)  # apparent card width/height: 0.69-0.72 square on, less or more tilted
@@ -189,11 +190,10 @@ def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
     return count
 
 
-def arrange(xyxy: np.ndarray, read: np.ndarray | None = None, link_distance: float = LINK_DISTANCE) -> Layout:
-    """Groups and roles for card boxes ``xyxy`` (N,4); ``read[i]`` says whether card i's code
-    was read (default: all). Groups of unread boxes only (card backs, a pack) get no role."""
-    xyxy = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)
-    read = np.ones(len(xyxy), bool) if read is None else np.asarray(read, bool)
+def arrange(cards: Detections, link_distance: float = LINK_DISTANCE) -> Layout:
+    """Groups and roles for the cards (``Group.members`` are their rows). Cards whose index was
+    not read count for group sizes; groups of unread cards only (card backs, a pack) get no role."""
+    xyxy, read = cards.xyxy, cards.card_id != UNREAD
     warnings: list[str] = []
     components = _reading_order(_table_groups(xyxy, read, link_distance, warnings), xyxy)
     sizes = [_counted(g, read, xyxy) for g in components]

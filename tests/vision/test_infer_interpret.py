@@ -110,21 +110,21 @@ def test_min_cost_assignment_is_optimal_against_brute_force():
 def test_only_cards_without_a_sure_index_get_a_closer_look():
     from vision.detect import SURE_INDEX, cards_to_look_at_closer
 
-    cards = np.array([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], np.float32)
-    indices = np.array([[5, 5, 20, 30], [205, 5, 220, 30], [600, 600, 610, 620]], np.float32)
-    scores = np.array([SURE_INDEX + 0.1, SURE_INDEX - 0.1, 0.99])  # sure on card 0, unsure on 1, none on 2
-    assert cards_to_look_at_closer(cards, indices, scores).tolist() == [False, True, True]
-    assert cards_to_look_at_closer(cards, indices[:0], scores[:0]).tolist() == [True, True, True]
-    assert cards_to_look_at_closer(cards, indices, scores, sure=0.0).tolist() == [False, False, True]
+    cards = Detections([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], None, None)
+    scores = [SURE_INDEX + 0.1, SURE_INDEX - 0.1, 0.99]  # sure on card 0, unsure on 1, none on 2
+    indices = Detections([[5, 5, 20, 30], [205, 5, 220, 30], [600, 600, 610, 620]], scores, None)
+    assert cards_to_look_at_closer(cards, indices).tolist() == [False, True, True]
+    assert cards_to_look_at_closer(cards, indices[:0]).tolist() == [True, True, True]
+    assert cards_to_look_at_closer(cards, indices, sure=0.0).tolist() == [False, False, True]
 
 
 def test_zoom_regions_cover_the_cards_closer():
     from vision.detect import zoom_regions
 
-    assert zoom_regions(np.zeros((0, 4)), 1280, 960) == []
-    close = np.array([[400, 300, 500, 440], [520, 310, 620, 450]], np.float32)
+    assert zoom_regions(Detections.empty(), 1280, 960) == []
+    close = Detections([[400, 300, 500, 440], [520, 310, 620, 450]], None, None)
     [(x1, y1, x2, y2)] = zoom_regions(close, 1280, 960)
     assert (x1, y1, x2, y2) == (348, 248, 672, 502)  # the union grown by 0.04 x 1280 = 51.2 px
-    spread = np.array([[10, 10, 110, 150], [1150, 800, 1270, 950]], np.float32)
+    spread = Detections([[10, 10, 110, 150], [1150, 800, 1270, 950]], None, None)
     tiles = zoom_regions(spread, 1280, 960)
     assert tiles == [(0, 0, 768, 576), (512, 384, 1280, 960)]  # only the tiles holding cards

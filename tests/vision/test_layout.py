@@ -8,10 +8,17 @@ import pytest
 
 from infer_fixtures import LAYOUTS, detections_for, table
 from vision.classes import CARD_CLASS
-from vision.detections import Detections
+from vision.detections import UNREAD, Detections
 from vision.decode import photo_from_array
 from vision.layout import arrange, cluster
 from vision.interpret import interpret
+
+
+def _arrange(xyxy, read=None):
+    """``arrange`` on card boxes given as an array; ``read`` marks the cards whose index was read."""
+    xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    read = np.ones(len(xyxy), bool) if read is None else np.asarray(read, bool)
+    return arrange(Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), np.where(read, 0, UNREAD)))
 
 
 def _groups_by_role(layout, codes):
@@ -26,7 +33,7 @@ def _truth(groups):
 @pytest.mark.parametrize("scale,shift", [(1.0, (0, 0)), (0.55, (200, 150)), (1.3, (-120, -90))])
 def test_every_layout_groups_and_roles_from_card_boxes(name, scale, shift):
     codes, card_boxes, _indices, groups = table(name, scale, shift)
-    layout = arrange(card_boxes)
+    layout = _arrange(card_boxes)
     assert _groups_by_role(layout, codes) == _truth(groups)
 
 
@@ -44,7 +51,7 @@ def test_every_layout_through_the_whole_interpretation(name):
 
 def test_layout_order_hands_in_reading_order_then_crib_then_starter():
     codes, card_boxes, _indices, _groups = table("two_hands_crib_starter")
-    layout = arrange(card_boxes)
+    layout = _arrange(card_boxes)
     assert [g.role for g in layout.groups] == ["hand", "hand", "crib", "starter"]
     first_hand = [codes[m] for m in layout.groups[0].members]
     assert first_hand == ["7C", "8C", "8D", "9S"]  # the top row, left to right
@@ -52,19 +59,19 @@ def test_layout_order_hands_in_reading_order_then_crib_then_starter():
 
 def test_deal_of_six_is_a_hand_with_a_warning():
     codes, card_boxes, _indices, _groups = table("deal6")
-    layout = arrange(card_boxes)
+    layout = _arrange(card_boxes)
     assert [(g.role, len(g.members)) for g in layout.groups] == [("hand", 6)]
     assert any("deal" in w for w in layout.warnings)
 
 
 def test_crib_is_the_group_nearest_the_starter_and_unsure_when_tied():
     codes, boxes, _indices, _groups = table("two_hands_crib_starter")
-    layout = arrange(boxes)
+    layout = _arrange(boxes)
     assert not any("unsure" in w for w in layout.warnings)
     # Starter equally far from two groups of 4: the crib is still chosen, with a warning.
     tied = np.vstack([_row_of_four(300, 150), _row_of_four(300, 900), _row_of_four(1000, 150),
                       [[550, 430, 650, 570]]]).astype(np.float32)
-    layout = arrange(tied)
+    layout = _arrange(tied)
     assert [g.role for g in layout.groups].count("crib") == 1
     assert any("unsure which group is the crib" in w for w in layout.warnings)
 
@@ -76,14 +83,14 @@ def _row_of_four(cx, cy):
 def test_two_lone_cards_give_no_starter_and_say_so():
     boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [330, 0, 430, 140],
                       [800, 600, 900, 740], [1100, 100, 1200, 240]], np.float32)
-    layout = arrange(boxes)
+    layout = _arrange(boxes)
     assert sorted(g.role for g in layout.groups) == ["hand", "unknown", "unknown"]
     assert any("2 lone cards" in w for w in layout.warnings)
 
 
 def test_odd_group_is_unknown_with_a_warning():
     boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [700, 500, 800, 640]], np.float32)
-    layout = arrange(boxes)
+    layout = _arrange(boxes)
     assert sorted(g.role for g in layout.groups) == ["starter", "unknown"]
     assert any("group of 3" in w for w in layout.warnings)
 
@@ -94,7 +101,7 @@ def test_pack_under_the_starter_does_not_make_it_a_pair():
     pack = starter + np.array([4, 3, 4, 3], np.float32)
     all_boxes = np.vstack([boxes, pack[None]])
     read = np.array([True] * len(boxes) + [False])
-    layout = arrange(all_boxes, read)
+    layout = _arrange(all_boxes, read)
     roles = {g.role: g.members for g in layout.groups}
     assert set(roles) == {"hand", "starter"}
     assert codes.index("5D") in roles["starter"]
@@ -103,7 +110,7 @@ def test_pack_under_the_starter_does_not_make_it_a_pair():
 def test_a_group_of_unread_boxes_only_gets_no_role():
     codes, boxes, _indices, _groups = table("hand_starter")
     backs = np.array([[1100, 800, 1200, 940]], np.float32)
-    layout = arrange(np.vstack([boxes, backs]), np.array([True] * len(boxes) + [False]))
+    layout = _arrange(np.vstack([boxes, backs]), np.array([True] * len(boxes) + [False]))
     assert sorted(g.role for g in layout.groups) == ["hand", "starter"]
 
 
@@ -114,8 +121,8 @@ def test_cluster_basics():
 
 
 def test_empty_and_single_card_layouts():
-    assert arrange(np.zeros((0, 4), np.float32)).groups == ()
-    single = arrange(np.array([[10, 10, 110, 150]], np.float32))
+    assert _arrange(np.zeros((0, 4), np.float32)).groups == ()
+    single = _arrange(np.array([[10, 10, 110, 150]], np.float32))
     assert [g.role for g in single.groups] == ["unknown"]
     assert any("single card" in w for w in single.warnings)
 
