@@ -81,3 +81,26 @@ def test_a_missing_board_never_blocks_the_game():
         assert sync.driver.last_error is not None  # the driver keeps trying in the background
     finally:
         sync.close()
+
+
+def test_a_board_plugged_in_late_shows_the_current_state_at_once(firmware, tmp_path):
+    from hardware import leds
+    from hardware.geometry import Geometry
+    from hardware.simulator import Simulator
+
+    port = str(tmp_path / "board")
+    session = GameSession.new(["Ann", "Ben"], first_dealer="Ann")
+    sync = BoardSync.open(port, session)   # nothing there yet
+    try:
+        session.discard([["2C", "3C"], ["KH", "QH"]])
+        session.cut("JD")
+        session.lay("TH")
+        session.lay("5H")
+        assert not sync.driver.connected
+        with Simulator("2-track", link_path=port) as simulator:
+            assert sync.driver.wait_shown(sync.pushed, 15), sync.driver.last_error
+            expected = leds.render(Geometry.load("2-track"), sync.pushed)
+            assert simulator.wait_for(lambda f: f.grb == expected, 5) is not None
+            assert sync.driver.shown.pegs == ((4, 2), (0, 0))
+    finally:
+        sync.close()
