@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.game import GameSession, Store  # noqa: E402
 from companion.game.board import BoardSync  # noqa: E402
-from companion.game.events import Cut, Discard, Go, Lay, ShowCount  # noqa: E402
+from companion.game.events import Discard, Go, Lay  # noqa: E402
 from companion.game.script import run_script  # noqa: E402
 from companion.game.simulate import random_script  # noqa: E402
 from companion.rules import Card, peg, score  # noqa: E402
@@ -51,7 +51,7 @@ def bench_replay(deals: int, repeat: int, seed: int) -> None:
     session = run_script(script, store=store).session
     game_id, entries = session.game_id, len(session.journal)
     counts = [(record.cards, record.starter, record.kind == "crib") for record in session.game.shows]
-    plays = [[e.card for e in deal_entries] for deal_entries in _plays(session.journal)]
+    plays = list(_plays(session.journal))
     session.close()
     store.close()
 
@@ -67,11 +67,10 @@ def bench_replay(deals: int, repeat: int, seed: int) -> None:
     assert resumed.game.deals_played == deals
 
     cards = [([Card.parse(c) for c in hand], Card.parse(starter), crib) for hand, starter, crib in counts]
-    parsed_plays = [[None if c is None else c for c in deal] for deal in plays]
     core = []
     for _ in range(repeat):
         started = time.perf_counter()
-        for deal in parsed_plays:
+        for deal in plays:
             peg(2, deal)
         for hand, starter, crib in cards:
             score(hand, starter, crib)
@@ -97,6 +96,7 @@ def bench_replay(deals: int, repeat: int, seed: int) -> None:
 
 
 def _plays(journal):
+    """Each deal's play as the rules core takes it: cards, None for a go."""
     deal = None
     for entry in journal:
         if isinstance(entry, Discard):
@@ -104,13 +104,9 @@ def _plays(journal):
                 yield deal
             deal = []
         elif isinstance(entry, (Lay, Go)) and deal is not None:
-            deal.append(entry if isinstance(entry, Lay) else _GoToken())
+            deal.append(entry.card if isinstance(entry, Lay) else None)
     if deal:
         yield deal
-
-
-class _GoToken:
-    card = None
 
 
 def bench_board(changes: int, seed: int) -> None:

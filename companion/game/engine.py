@@ -8,21 +8,23 @@ ending the instant a side reaches the target, skunks, game points and the match.
 
 from __future__ import annotations
 
-from companion.rules import PENALTIES, game_outcome, his_heels, partnerships
+from companion.rules import PENALTIES, his_heels, partnerships
 from companion.rules.rulesets import MugginsMode
 
 from companion.game.deal import Deal
 from companion.game.errors import EntryError
 from companion.game.events import (
     Cut, Decline, Discard, Entry, Go, Lay, Muggins, NewGame, NextGame, PenaltyEntry, ShowCount)
+from companion.game.outcome import outcome
 from companion.game.records import GameResult, LogLine, Offer, ShowRecord
+from companion.game.setup import check_new_game
 
 PLAY_EXPIRY, SHOW_EXPIRY = "when the scorer pegs again", "when the next deal starts"
 
 
 class Game:
     def __init__(self, new: NewGame) -> None:
-        _check_new_game(new)
+        check_new_game(new)
         self.setup = new
         self.players, self.rules, self.n = new.players, new.rules, len(new.players)
         self.sides = partnerships(self.n)
@@ -270,47 +272,6 @@ class Game:
         raise EntryError(f"offer: no open muggins offer from entry {entry} (open offers: {open_}); "
                          "in the play an offer ends when the scorer pegs again, a hand's or crib's "
                          "when the next deal starts")
-
-
-def outcome(scores: list[int], pegged_out: int, rules, number: int, deals: int) -> GameResult:
-    """The game's result (RULES.md "Winning and game points"); 3 players: each loser is judged
-    against the skunk lines and the winner takes the game points of each."""
-    if len(scores) == 2:
-        result = game_outcome((scores[0], scores[1]), pegged_out, rules)
-        loser = 1 - result.winner
-        losers = ((loser, scores[loser], result.kind, result.game_points),)
-        return GameResult(number, result.winner, pegged_out, result.kind, result.game_points,
-                          tuple(scores), losers, deals)
-    losers = []
-    for side, value in enumerate(scores):
-        if side != pegged_out:
-            judged = game_outcome((rules.target, value), 0, rules)
-            losers.append((side, value, judged.kind, judged.game_points))
-    worst = min(losers, key=lambda loser: loser[1])
-    return GameResult(number, pegged_out, pegged_out, worst[2], sum(l[3] for l in losers),
-                      tuple(scores), tuple(losers), deals)
-
-
-def _check_new_game(new: NewGame) -> None:
-    n = len(new.players)
-    if n not in (2, 3, 4):
-        raise EntryError(f"players: cribbage here is for 2, 3 or 4 players, got {n}")
-    if len({p.strip().lower() for p in new.players}) != n:
-        raise EntryError("players: each player needs a different name")
-    if not 0 <= new.first_dealer < n:
-        raise EntryError(f"first_dealer: seat {new.first_dealer} is not one of the {n} seats")
-    if new.rules.lowball and n == 3:
-        raise EntryError("rules: lowball is a game between two sides (2 players or 2 partnerships)")
-    if new.dealer_cut is not None:
-        cut = new.dealer_cut
-        if len(cut) != n or len(set(cut)) != n:
-            raise EntryError(f"dealer_cut: one distinct card per player ({n}), got {len(cut)}")
-        low = min(card.rank for card in cut)
-        lowest = [seat for seat, card in enumerate(cut) if card.rank == low]
-        if len(lowest) > 1:
-            raise EntryError("dealer_cut: a tie for the lowest card: cut again")
-        if lowest[0] != new.first_dealer:
-            raise EntryError(f"first_dealer: the lowest card cut ({cut[lowest[0]]}) deals: seat {lowest[0]}")
 
 
 _HANDLERS = {Discard: Game._discard, Cut: Game._cut, Lay: Game._lay, Go: Game._go, ShowCount: Game._show,

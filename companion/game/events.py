@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 
 from companion.rules import Card, RuleSet
 from companion.rules.cards import CardParseError
-from companion.rules.rulesets import GamePoints, MugginsMode, RuleSetError
 
 from companion.game.errors import EntryError
+from companion.game.setup import rules_as_json, rules_from_json
 
 
 # --- field readers: each names the field that is wrong -------------------------------------
@@ -58,32 +58,6 @@ def _str(data: dict, key: str, optional: bool = False) -> str | None:
 
 def _fmt(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [str(c) for c in cards]
-
-
-def rules_as_json(rules: RuleSet) -> dict:
-    gp = rules.game_points
-    return {"name": rules.name, "target": rules.target, "muggins": rules.muggins.value,
-            "skunk_line": rules.skunk_line, "double_skunk_line": rules.double_skunk_line,
-            "game_points": [gp.win, gp.skunk, gp.double_skunk], "match_games": rules.match_games,
-            "lowball": rules.lowball}
-
-
-def rules_from_json(data: Any) -> RuleSet:
-    if not isinstance(data, dict):
-        raise EntryError(f"rules: expected an object, got {data!r}")
-    try:
-        points = data["game_points"]
-        if not (isinstance(points, list) and len(points) == 3):
-            raise EntryError("rules.game_points: expected [win, skunk, double skunk or null]")
-        return RuleSet(str(data["name"]), target=int(data["target"]), muggins=MugginsMode(data["muggins"]),
-                       skunk_line=int(data["skunk_line"]),
-                       double_skunk_line=None if data["double_skunk_line"] is None else int(data["double_skunk_line"]),
-                       game_points=GamePoints(*points), match_games=int(data["match_games"]),
-                       lowball=bool(data["lowball"]))
-    except KeyError as exc:
-        raise EntryError(f"rules: missing field {exc.args[0]}") from None
-    except (TypeError, RuleSetError, ValueError) as exc:
-        raise EntryError(f"rules: {exc}") from None
 
 
 # --- the entries ------------------------------------------------------------------------------

@@ -102,3 +102,49 @@ def dealer_by_cut(cut: Sequence[Card]) -> int:
     if len(lowest) > 1:
         raise EntryError("dealer_cut: a tie for the lowest card: cut again")
     return lowest[0]
+
+
+def check_new_game(new) -> None:
+    """The players, first dealer, rules and cut for deal of a NewGame make sense together."""
+    n = len(new.players)
+    if n not in (2, 3, 4):
+        raise EntryError(f"players: cribbage here is for 2, 3 or 4 players, got {n}")
+    if len({p.strip().lower() for p in new.players}) != n:
+        raise EntryError("players: each player needs a different name")
+    if not 0 <= new.first_dealer < n:
+        raise EntryError(f"first_dealer: seat {new.first_dealer} is not one of the {n} seats")
+    if new.rules.lowball and n == 3:
+        raise EntryError("rules: lowball is a game between two sides (2 players or 2 partnerships)")
+    if new.dealer_cut is not None:
+        cut = new.dealer_cut
+        if len(cut) != n or len(set(cut)) != n:
+            raise EntryError(f"dealer_cut: one distinct card per player ({n}), got {len(cut)}")
+        dealer = dealer_by_cut(cut)
+        if dealer != new.first_dealer:
+            raise EntryError(f"first_dealer: the lowest card cut ({cut[dealer]}) deals: seat {dealer}")
+
+
+def rules_as_json(rules: RuleSet) -> dict:
+    gp = rules.game_points
+    return {"name": rules.name, "target": rules.target, "muggins": rules.muggins.value,
+            "skunk_line": rules.skunk_line, "double_skunk_line": rules.double_skunk_line,
+            "game_points": [gp.win, gp.skunk, gp.double_skunk], "match_games": rules.match_games,
+            "lowball": rules.lowball}
+
+
+def rules_from_json(data: Any) -> RuleSet:
+    if not isinstance(data, dict):
+        raise EntryError(f"rules: expected an object, got {data!r}")
+    try:
+        points = data["game_points"]
+        if not (isinstance(points, list) and len(points) == 3):
+            raise EntryError("rules.game_points: expected [win, skunk, double skunk or null]")
+        return RuleSet(str(data["name"]), target=int(data["target"]), muggins=MugginsMode(data["muggins"]),
+                       skunk_line=int(data["skunk_line"]),
+                       double_skunk_line=None if data["double_skunk_line"] is None else int(data["double_skunk_line"]),
+                       game_points=GamePoints(*points), match_games=int(data["match_games"]),
+                       lowball=bool(data["lowball"]))
+    except KeyError as exc:
+        raise EntryError(f"rules: missing field {exc.args[0]}") from None
+    except (TypeError, RuleSetError, ValueError) as exc:
+        raise EntryError(f"rules: {exc}") from None

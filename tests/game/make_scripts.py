@@ -10,7 +10,6 @@ shows the situation; the tests read the committed files and check the situation 
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.game.script import run_script  # noqa: E402
-from companion.game.simulate import random_script, sloppy_call, sloppy_claim  # noqa: E402
+from companion.game.simulate import random_script, sloppy_call  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "scripts"
 

@@ -3,8 +3,6 @@
 import io
 import json
 
-import pytest
-
 from companion.cli import main
 
 from conftest import SCRIPTS
@@ -88,3 +86,11 @@ def test_errors_are_one_line_exit_2(capsys, tmp_path):
     assert status == 2 and "entries: expected" in err
     status, _, err = crib(capsys, "game", "new", "Ann", "Ben", "--rules", "vegas")
     assert status == 2 and "unknown rule set 'vegas'" in err
+
+
+def test_the_readme_example_is_the_committed_script_and_its_real_output(capsys):
+    readme = (SCRIPTS.parents[2] / "README.md").read_text()
+    example = (SCRIPTS / "readme_example.json").read_text().rstrip()
+    assert example in readme
+    status, out, _ = crib(capsys, "game", "replay", str(SCRIPTS / "readme_example.json"))
+    assert status == 0 and out.rstrip() in readme
