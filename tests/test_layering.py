@@ -1,50 +1,129 @@
-"""The rules core imports only the standard library."""
+"""The layers stay apart: the rules core imports only the standard library; vision and hardware
+are libraries that never import companion; recognising a photo at run time never loads the
+training stack (torch, ultralytics, vision.train, vision.synth); the recogniser's card classes
+are the rules core's deck. Imports are checked twice: statically over every source file (any
+import statement, function-level ones included) and in a fresh interpreter's sys.modules."""
 
 import ast
+import json
+import subprocess
 import sys
 from pathlib import Path
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "companion" / "rules"
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DIR = ROOT / "companion" / "rules"
+SAMPLE = ROOT / "sample_images" / "hand_starter_papers.jpg"
+TRAINING_STACK = ("torch", "torchvision", "ultralytics", "vision.train", "vision.synth")
 
 
-def _imported_top_level_names(path: Path) -> set[str]:
+def _imports(path: Path) -> set[str]:
+    """Every module named by an import statement in ``path`` (absolute names)."""
     names: set[str] = set()
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
     return names
 
 
+def _sources(*areas: str, skip: tuple[str, ...] = ()) -> list[Path]:
+    files = [p for area in areas for p in sorted((ROOT / area).rglob("*.py"))]
+    return [p for p in files if not any(p.relative_to(ROOT).as_posix().startswith(s) for s in skip)]
+
+
+def _is_under(name: str, prefixes) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _loaded_modules(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
 def test_rules_core_imports_only_stdlib_and_itself():
-    files = sorted(RULES_DIR.rglob("*.py"))
+    files = _sources("companion/rules")
     assert files, "the rules core is missing"
-    allowed = set(sys.stdlib_module_names) | {"companion", "__future__"}
-    offenders = {}
-    for path in files:
-        bad = {n for n in _imported_top_level_names(path) if n not in allowed}
-        if bad:
-            offenders[path.name] = sorted(bad)
-    assert offenders == {}
+    allowed = set(sys.stdlib_module_names) | {"__future__"}
+    offenders = {p.name: sorted(n for n in _imports(p) if n.split(".")[0] not in allowed
+                                and not _is_under(n, ["companion.rules"]))
+                 for p in files}
+    assert {k: v for k, v in offenders.items() if v} == {}
 
 
-def test_rules_core_does_not_import_other_companion_layers():
-    for path in RULES_DIR.rglob("*.py"):
+def test_rules_core_loads_nothing_outside_the_standard_library():
+    loaded = _loaded_modules("import companion.rules") - _loaded_modules("")  # less interpreter start-up
+    outside = {m for m in loaded if m.split(".")[0] not in sys.stdlib_module_names
+               and not _is_under(m, ["companion.rules"]) and m != "companion"}
+    assert outside == set()
+
+
+def test_vision_and_hardware_never_import_companion():
+    offenders = {p.relative_to(ROOT).as_posix(): sorted(n for n in _imports(p) if _is_under(n, ["companion", "kivy"]))
+                 for p in _sources("vision", "hardware")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    loaded = _loaded_modules("import vision, hardware, vision.results")
+    assert not {m for m in loaded if _is_under(m, ["companion", "kivy"])}
+
+
+def test_recognition_modules_never_import_the_training_stack():
+    runtime = _sources("vision", skip=("vision/train/", "vision/synth/"))
+    offenders = {p.relative_to(ROOT).as_posix(): sorted(n for n in _imports(p) if _is_under(n, TRAINING_STACK))
+                 for p in runtime}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_recognising_and_counting_a_photo_never_loads_the_training_stack():
+    loaded = _loaded_modules(
+        "import vision\n"
+        f"result = vision.recognize({str(SAMPLE)!r})\n"
+        "assert result.cards, result.warnings\n"
+        "from companion.photo import count_show\n"
+        f"assert count_show({str(SAMPLE)!r}).groups\n")
+    assert "vision.pipeline" in loaded and "companion.photo" in loaded  # the path really ran
+    assert sorted(m for m in loaded if _is_under(m, TRAINING_STACK)) == []
+
+
+def test_crib_show_never_loads_the_training_stack():
+    loaded = _loaded_modules(
+        "import contextlib, io\n"
+        "from companion.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['show', {str(SAMPLE)!r}, '--json']) == 0\n")
+    assert sorted(m for m in loaded if _is_under(m, TRAINING_STACK)) == []
+
+
+def test_result_types_need_no_model_runtime():
+    loaded = _loaded_modules("from vision.results import Recognition, Role\nassert Role('crib') is Role.CRIB")
+    assert not {m for m in loaded if _is_under(m, ["onnxruntime", *TRAINING_STACK])}
+
+
+def test_card_codes_are_the_rules_core_deck():
+    from companion.rules.cards import DECK, RANK_CHARS, SUITS, Card
+    from vision.classes import CARD_CODES, RANKS
+    from vision.classes import SUITS as VISION_SUITS
+
+    assert (RANKS, VISION_SUITS) == (RANK_CHARS, SUITS)
+    assert len(set(CARD_CODES)) == 52
+    assert sorted(CARD_CODES) == sorted(str(card) for card in DECK)
+    assert all(str(Card.parse(code)) == code for code in CARD_CODES)
+
+
+def test_no_module_imports_another_by_a_string():
+    offenders = []
+    for path in _sources("companion", "vision", "hardware"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                if node.module.startswith("companion."):
-                    assert node.module.startswith("companion.rules"), (path.name, node.module)
-
-
-def test_vision_and_hardware_never_import_the_ui():
-    root = RULES_DIR.parent.parent
-    for area in ("vision", "hardware"):
-        for path in (root / area).rglob("*.py"):
-            names = set()
-            for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.ImportFrom) and node.module:
-                    names.add(node.module)
-                elif isinstance(node, ast.Import):
-                    names.update(a.name for a in node.names)
-            assert not any(n.startswith(("companion.ui", "kivy")) for n in names), path
+            if isinstance(node, ast.Call):
+                name = ast.unparse(node.func)
+                if name in ("importlib.import_module", "import_module", "__import__"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []

@@ -1,14 +1,15 @@
-"""Subcommands of the data engine and training: ``crib synth`` and ``crib train``."""
+"""``crib synth`` and ``crib train``: the data engine and training on the command line.
+
+Thin over ``vision.synth`` and ``vision.train.pipeline`` (imported inside the handlers: they need
+torch and the card art, which recognising a photo never loads).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
-
-class BadCountError(ValueError):
-    """A count or size argument out of range."""
-
+from companion.cli.common import CliError
 
 def _positive(text: str) -> int:
     import argparse
@@ -73,7 +74,7 @@ def _synth(args) -> int:
         if deck not in TRAIN_DECKS:
             raise UnknownDeckError(f"unknown deck {deck!r}; known: {', '.join(TRAIN_DECKS)}")
     if args.longest < 64:
-        raise BadCountError(f"--longest must be at least 64 pixels, got {args.longest}")
+        raise CliError(f"--longest must be at least 64 pixels, got {args.longest}")
     data = write_dataset(args.out, args.n, args.seed, layout=args.layout, decks=tuple(args.deck) if args.deck else None,
                          longest=args.longest, mixed=args.mixed_aspect, workers=args.workers, progress=progress_bar)
     print(f"wrote {args.n} photos to {args.out} ({data})")
@@ -89,10 +90,10 @@ def _train(args) -> int:
     recipe = pipeline.QUICK if args.quick else pipeline.FULL
     if args.threads is not None:
         if args.threads < 1:
-            raise BadCountError(f"--threads must be at least 1, got {args.threads}")
+            raise CliError(f"--threads must be at least 1, got {args.threads}")
         recipe = replace(recipe, detector=replace(recipe.detector, threads=args.threads))
     if (args.resume_from is None) != (args.epochs is None):
-        raise BadCountError("--resume-from and --epochs go together")
+        raise CliError("--resume-from and --epochs go together")
     steps = (args.only,) if args.only else ("detector", "classifier")
 
     def log(message: str) -> None:
