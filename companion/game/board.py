@@ -47,6 +47,7 @@ class BoardSync:
         self.session, self.driver = session, driver
         self.last_error: Exception | None = None
         self.pushed = None
+        self._view: GameView | None = None
         self._stop = threading.Event()
         self._unsubscribe = session.subscribe(self.push)
         self.push(session.view())
@@ -69,6 +70,7 @@ class BoardSync:
 
     def push(self, view: GameView) -> None:
         """Show ``view`` on the board (never raises, never waits for the board)."""
+        self._view = view
         tracks, protocol = self._board()
         try:
             if tracks is not None and tracks < len(view.board.pegs):
@@ -85,9 +87,10 @@ class BoardSync:
         known = None
         while not self._stop.wait(0.05):
             board = self._board()
-            if board[0] is not None and board != known:
+            view = self._view  # the newest view pushed: never read the game from this thread
+            if board[0] is not None and board != known and view is not None:
                 known = board
-                self.push(self.session.view())
+                self.push(view)
 
     def close(self) -> None:
         self._stop.set()
