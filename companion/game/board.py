@@ -48,6 +48,7 @@ class BoardSync:
         self.last_error: Exception | None = None
         self.pushed = None
         self._view: GameView | None = None
+        self._lock = threading.Lock()  # one push at a time, so an older view never lands last
         self._stop = threading.Event()
         self._unsubscribe = session.subscribe(self.push)
         self.push(session.view())
@@ -70,7 +71,11 @@ class BoardSync:
 
     def push(self, view: GameView) -> None:
         """Show ``view`` on the board (never raises, never waits for the board)."""
-        self._view = view
+        with self._lock:
+            self._view = view
+            self._send(view)
+
+    def _send(self, view: GameView) -> None:
         tracks, protocol = self._board()
         try:
             if tracks is not None and tracks < len(view.board.pegs):
@@ -87,10 +92,11 @@ class BoardSync:
         known = None
         while not self._stop.wait(0.05):
             board = self._board()
-            view = self._view  # the newest view pushed: never read the game from this thread
-            if board[0] is not None and board != known and view is not None:
+            if board[0] is not None and board != known:
                 known = board
-                self.push(view)
+                with self._lock:  # the newest view pushed: never read the game from this thread
+                    if self._view is not None:
+                        self._send(self._view)
 
     def close(self) -> None:
         self._stop.set()
