@@ -63,18 +63,17 @@ class Recognizer:
 
     def read_and_recognize(self, source: PhotoSource, name: str | None = None) -> tuple[Photo, Recognition]:
         """The decoded photo (to draw on) and its recognition; decoding is timed as "decode"."""
+        if isinstance(source, (Photo, np.ndarray)):  # already decoded
+            photo = source if isinstance(source, Photo) else photo_from_array(source)
+            return photo, self.recognize_photo(photo, name or "image")
         start = time.perf_counter()
-        if isinstance(source, Photo):
-            photo, name = source, name or "image"
-        elif isinstance(source, np.ndarray):
-            photo, name = photo_from_array(source), name or "image"
-        elif isinstance(source, (bytes, bytearray)):
+        if isinstance(source, (bytes, bytearray)):
             name = name or "image"
             photo = decode_photo(bytes(source), name)
         else:
-            photo, name = read_photo(source), name or str(source)
-        decode_ms = (time.perf_counter() - start) * 1000 if not isinstance(source, (Photo, np.ndarray)) else 0.0
-        return photo, self.recognize_photo(photo, name, decode_ms)
+            name = name or str(source)
+            photo = read_photo(source)
+        return photo, self.recognize_photo(photo, name, (time.perf_counter() - start) * 1000)
 
     def recognize_file(self, path: str | os.PathLike) -> Recognition:
         return self.recognize(path)
@@ -109,12 +108,17 @@ class Recognizer:
         return replace(result, ms=ms)
 
 
-@lru_cache(maxsize=4)
-def shared_recognizer(models: str | None = None, backend: str | None = None, *, confirm_below: float = CONFIRM_BELOW,
-                      lone_index_score: float = LONE_INDEX_SCORE, unread_card_score: float = UNREAD_CARD_SCORE,
-                      zoom: bool | None = None) -> Recognizer:
+def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,
+                      confirm_below: float = CONFIRM_BELOW, lone_index_score: float = LONE_INDEX_SCORE,
+                      unread_card_score: float = UNREAD_CARD_SCORE, zoom: bool | None = None) -> Recognizer:
     """A recogniser loaded once per set of options and kept for the process (loading the models
     takes longer than recognising a photo)."""
+    return _kept(None if models is None else str(models), backend, confirm_below, lone_index_score,
+                 unread_card_score, zoom)
+
+
+@lru_cache(maxsize=4)
+def _kept(models, backend, confirm_below, lone_index_score, unread_card_score, zoom) -> Recognizer:
     return Recognizer(models, backend, confirm_below=confirm_below, lone_index_score=lone_index_score,
                       unread_card_score=unread_card_score, zoom=zoom)
 
@@ -125,6 +129,6 @@ def recognize(source: PhotoSource, name: str | None = None, *, models: str | os.
               zoom: bool | None = None) -> Recognition:
     """Recognise one photo (a path, encoded bytes, BGR pixels or a ``Photo``) with the shared
     recogniser for these options."""
-    recognizer = shared_recognizer(None if models is None else str(models), backend, confirm_below=confirm_below,
-                                   lone_index_score=lone_index_score, unread_card_score=unread_card_score, zoom=zoom)
+    recognizer = shared_recognizer(models, backend, confirm_below=confirm_below, lone_index_score=lone_index_score,
+                                   unread_card_score=unread_card_score, zoom=zoom)
     return recognizer.recognize(source, name)
