@@ -26,11 +26,15 @@ from vision import boxes
 from vision.detections import UNREAD, Detections
 from vision.results import ROLE_ORDER, Role
 
+# The constants below were set by hand on the layouts of tests/vision/test_layout.py (every
+# layout at three scales and shifts) and the sample photos' sidecars; no scene set was swept.
 ASPECT_RANGE = (0.5, 0.82)  # apparent card width/height: 0.69-0.72 square on, less or more tilted
 LINK_DISTANCE = 1.6  # cards whose centres are closer than this many card widths share a group
 MERGE_REACH = 1.6  # fragments may join a group up to this many link distances away
 CRIB_UNSURE_RATIO = 1.25  # nearest group must be this much nearer the starter than the next
 STARTER_APART = 1.35  # a 5th card is the starter when it lies this much farther out than the rest
+SAME_ROW = 0.5  # groups whose centres differ by less than this many card heights share a reading row
+PACK_UNDER = 0.5  # an unread box overlapping a read card by this IoU is the pack under it, not a card
 # How plausible a group size is on a cribbage table: hands and crib 4, starter 1, a deal 6;
 # 5 is a three-player deal (or a hand with the starter pushed against it).
 _SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
@@ -171,7 +175,7 @@ def _reading_order(groups: list[list[int]], xyxy: np.ndarray) -> list[list[int]]
     order = sorted(range(len(groups)), key=lambda i: y[i])
     rows: list[list[int]] = []
     for i in order:
-        if rows and abs(y[i] - y[rows[-1][0]]) < 0.5 * max(heights[i], heights[rows[-1][0]]):
+        if rows and abs(y[i] - y[rows[-1][0]]) < SAME_ROW * max(heights[i], heights[rows[-1][0]]):
             rows[-1].append(i)
         else:
             rows.append([i])
@@ -185,7 +189,7 @@ def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
     for m in members:
         if read[m]:
             continue
-        under = read_rows and boxes.box_iou(xyxy[[m]], xyxy[read_rows]).max() > 0.5
+        under = read_rows and boxes.box_iou(xyxy[[m]], xyxy[read_rows]).max() > PACK_UNDER
         count += 0 if under else 1
     return count
 

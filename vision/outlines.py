@@ -13,6 +13,9 @@ from vision.identify import Identities, typical_card_diagonal
 
 CARD_ASPECT = 1.4  # height / width of a playing card
 UNASSIGNED_COST = 2.5  # a read card left without a card box (fits cost 0 .. ~1.5)
+# A second reading whose indices lie closer than this many box diagonals to the box owner's own
+# indices is another card's corner lying over the box, not the owner's other corner misread.
+OWN_CORNER_REACH = 0.5
 
 
 def _fit_cost(points: np.ndarray, index_boxes: np.ndarray, box: np.ndarray) -> float:
@@ -170,7 +173,7 @@ def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndar
             if not np.all(boxes.points_in_boxes(points, box[None])):
                 continue
             gap = boxes.distances(points, indices.centers[members[j]]).min()
-            if gap < 0.5 * np.hypot(box[2] - box[0], box[3] - box[1]):
+            if gap < OWN_CORNER_REACH * np.hypot(box[2] - box[0], box[3] - box[1]):
                 continue  # next to the owner's own index: another card's corner over this box
             loser = i if reads.card_conf[j] >= reads.card_conf[i] else j
             if loser == j:
