@@ -410,3 +410,59 @@ def test_v3_show_photos_keep_the_table_conventions():
                               table_conventions=True)
         assert ann["arrangement"] == "show" and not ann["cut_by_frame"]
         assert [(g["role"], len(g["cards"])) for g in ann["groups"]] == [("hand", 4), ("hand", 4), ("crib", 4), ("starter", 1)]
+
+
+def test_v3_looks_are_deterministic_per_seed():
+    for seed in (71, 72):
+        a_img, a_ann = render_scene(seed, decks=DECK, size=SMALL, mix="v3")
+        b_img, b_ann = render_scene(seed, decks=DECK, size=SMALL, mix="v3")
+        assert np.array_equal(a_img, b_img) and a_ann == b_ann
+    assert not np.array_equal(render_scene(71, decks=DECK, size=SMALL, mix="v3")[0],
+                              render_scene(71, decks=DECK, size=SMALL)[0])  # v3 is not v2
+    with pytest.raises(ValueError, match="unknown data mix"):
+        render_scene(1, decks=DECK, size=SMALL, mix="v9")
+
+
+@pytest.mark.parametrize("axis, amount", [(0, 0.05), (1, 0.05), (0, -0.03), (1, -0.02)])
+def test_curl_moves_the_art_where_the_labels_say(axis, amount):
+    """The curled face and Bend.forward (which moves outline and index boxes) agree: a mark drawn
+    on the flat face lands where forward() maps it."""
+    from vision.synth.looks import Bend, _curl
+
+    face = np.zeros((300, 210, 4), np.uint8)
+    face[:, :, 3] = 255
+    face[:, :, :3] = 255
+    marks = [(0.2, 0.15), (0.5, 0.05), (0.8, 0.9), (0.5, 0.5), (0.1, 0.6)]
+    for u, v in marks:
+        cv2.circle(face, (int(u * 210), int(v * 300)), 5, (0, 0, 0, 255), -1)
+    bend = Bend(axis, amount)
+    curled, pad = _curl(face, bend)
+    dark = (curled[:, :, 0] < 100) & (curled[:, :, 3] > 200)
+    count, _, _, centroids = cv2.connectedComponentsWithStats(dark.astype(np.uint8))
+    found = centroids[1:]
+    assert count - 1 == len(marks)
+    for (u, v), (fu, fv) in zip(marks, bend.forward(marks)):
+        want = np.array([fu * 210 + pad, fv * 300 + pad])
+        assert np.min(np.linalg.norm(found - want, axis=1)) < 2.0
+    if amount > 0:  # the middle of an edge bulges out past the flat card
+        mid_y, mid_x = curled.shape[0] // 2, curled.shape[1] // 2
+        margin = curled[mid_y, :pad, 3] if axis == 1 else curled[:pad, mid_x, 3]  # left edge / top edge
+        assert margin.max() > 0 and curled[pad // 2, pad // 2, 3] == 0  # the corner stays put
+
+
+def test_gloss_shines_on_cards_only_and_keeps_ink_darker_than_paper():
+    from vision.synth.looks import gloss_on_cards
+
+    image = np.full((120, 160, 3), 60, np.uint8)
+    image[20:100, 40:120] = 240  # a card
+    image[40:60, 60:70] = 10  # its ink
+    cards = np.zeros((120, 160), bool)
+    cards[20:100, 40:120] = True
+    table = ~cv2.dilate(cards.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)  # 3 px off the card
+    shone = 0
+    for seed in range(10):
+        out = gloss_on_cards(np.random.default_rng(seed), image, cards).astype(int)
+        assert np.all(out >= image) and np.all(out[table] == image[table])  # only the cards shine
+        assert out[40:60, 60:70].max() < 0.75 * out[20:100, 40:120].max()  # ink darker than the paper
+        shone += out[40:60, 60:70].max() > 40
+    assert shone >= 1

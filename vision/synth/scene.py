@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_CODES
-from vision.synth import arrangements, art, layouts, objects, photo, surfaces
+from vision.synth import arrangements, art, layouts, looks, objects, photo, surfaces
 
 # Data mixes: "v2" is what the committed models were trained on (kept reproducible, the default);
 # "v3" adds the KDE decks, the layouts players make (tight fans, 13-card rows, held hands, single
@@ -81,22 +81,28 @@ def _pick_deck(rng, decks, mix: str = "v2"):
     return names[int(rng.integers(len(names)))]
 
 
-def _draw_card(image_f: np.ndarray, face: np.ndarray, m: np.ndarray, boxes, scale: float, light, shadow_strength: float):
+def _draw_card(image_f: np.ndarray, face: np.ndarray, m: np.ndarray, boxes, scale: float, light, shadow_strength: float,
+               looks_rng: np.random.Generator | None = None):
     """Composite one card (and its drop shadow) into ``image_f`` in place through the face -> image
-    homography ``m``; returns (the card's mask, its outline, the quads of its index boxes)."""
+    homography ``m``; with ``looks_rng`` the card gets the v3 looks (curl, paper, wear, gloss).
+    Returns (the card's mask, its 4 corners, its outline polygon, the quads of its index boxes)."""
     h, w = image_f.shape[:2]
     face_h, face_w = face.shape[:2]
-    outline = _project(m, [(0, 0), (face_w, 0), (face_w, face_h), (0, face_h)])
-    pad = scale * 0.08
-    x0, y0 = np.floor(outline.min(axis=0) - pad).astype(int)
-    x1, y1 = np.ceil(outline.max(axis=0) + pad).astype(int)
+    corners = _project(m, [(0, 0), (face_w, 0), (face_w, face_h), (0, face_h)])
+    pad = scale * 0.08  # also holds a curled card's bulge (at most 2.5 % of its height)
+    x0, y0 = np.floor(corners.min(axis=0) - pad).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + pad).astype(int)
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     mask = np.zeros((h, w), bool)
+    bend = looks.FLAT
     if x1 > x0 and y1 > y0:
         # Pre-shrink the art so the warp samples it without aliasing.
         shrink = min(1.0, 1.5 * scale / face_h)
         src = face if shrink >= 1.0 else cv2.resize(face, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         pre = np.diag([face.shape[1] / src.shape[1], face.shape[0] / src.shape[0], 1.0])
+        if looks_rng is not None:  # on the shrunk face: cheaper, and grain and wear at the size they show
+            src, margin, bend = looks.card_looks(looks_rng, _card_tint(looks_rng, src))
+            pre = pre @ np.array([[1, 0, -margin], [0, 1, -margin], [0, 0, 1]], np.float64)
         roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ m @ pre
         warped = cv2.warpPerspective(src, roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
@@ -108,8 +114,21 @@ def _draw_card(image_f: np.ndarray, face: np.ndarray, m: np.ndarray, boxes, scal
         region *= 1.0 - shadow_strength * shadow[:, :, None]
         region[:] = region * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
         mask[y0:y1, x0:x1] = alpha[:, :, 0] > 0.5
-    quads = [_project(m, [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]) for b in boxes]
-    return mask, outline, quads
+
+    def through(points):  # face pixels -> image pixels, following the curl
+        if bend is looks.FLAT:
+            return _project(m, points)
+        uv = np.asarray(points, np.float64) / (face_w, face_h)
+        return _project(m, bend.forward(uv) * (face_w, face_h))
+
+    if bend is looks.FLAT:
+        outline = corners
+    else:
+        t = np.linspace(0, 1, 9)[:-1]
+        edge = np.concatenate([np.c_[t, 0 * t], np.c_[1 + 0 * t, t], np.c_[1 - t, 1 + 0 * t], np.c_[0 * t, 1 - t]])
+        outline = through(edge * (face_w, face_h))
+    quads = [through([(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]) for b in boxes]
+    return mask, corners, outline, quads
 
 
 def _card_tint(rng, face: np.ndarray) -> np.ndarray:
@@ -173,20 +192,23 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     masks, cards = [], []
     image_f = image.astype(np.float32)
     for code, x, y, angle, _ in placements:
-        face = _card_tint(rng, deck.faces[code])
+        face = deck.faces[code] if v3 else _card_tint(rng, deck.faces[code])  # v3 tints in _draw_card
         cx, cy = x * scale + offset[0], y * scale + offset[1]
         m = homography @ _similarity(face_w, face_h, scale / face_h, angle, cx, cy)
-        mask, outline, index_quads = _draw_card(image_f, face, m, deck.indices[code], scale, light, shadow_strength)
+        mask, corners, outline, index_quads = _draw_card(image_f, face, m, deck.indices[code], scale, light,
+                                                         shadow_strength, rng if v3 else None)
         masks.append(mask)
-        cards.append((code, outline, index_quads))
+        cards.append((code, corners, outline, index_quads))
     image = np.clip(image_f, 0, 255).astype(np.uint8)
+    if v3 and rng.random() < 0.3:
+        image = looks.gloss_on_cards(rng, image, np.any(masks, axis=0))
 
     min_card_h = scale * 0.8
     covered = np.zeros((h, w), bool)
     occluders = 0
     if rng.random() < 0.3:
         occluders = 1
-        centres = [outline.mean(axis=0) for _, outline, _ in cards]
+        centres = [corners.mean(axis=0) for _, corners, _, _ in cards]
         covered |= objects.draw_occluders(rng, image, centres, scale)
     if made.hold is not None:  # the fingers holding the fan, over its lower part
         occluders += 1
@@ -195,7 +217,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
         turned = [(x * ct - y * st, x * st + y * ct) for x, y in pivot_and_top]
         pivot, top = _project(homography, [(x * scale + offset[0], y * scale + offset[1]) for x, y in turned])
         covered |= objects.draw_holding_hand(rng, image, pivot, top)
-    image = photo.apply_camera(rng, image, min_card_h)
+    image = looks.phone_camera(rng, image, min_card_h) if v3 else photo.apply_camera(rng, image, min_card_h)
 
     annotation = {
         "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
@@ -213,7 +235,7 @@ def _annotate(cards, masks, covered: np.ndarray, w: int, h: int) -> list[dict]:
     by cards above and ``covered``, and in frame); cards wholly out of frame are left out."""
     covered = covered.copy()
     annotated = []
-    for (code, outline, quads), mask in reversed(list(zip(cards, masks))):
+    for (code, corners, outline, quads), mask in reversed(list(zip(cards, masks))):
         visible_mask = mask & ~covered
         covered |= mask
         box = _clip_box(outline, w, h)
@@ -231,7 +253,7 @@ def _annotate(cards, masks, covered: np.ndarray, w: int, h: int) -> list[dict]:
         annotated.append({
             "card": code,
             "box": box,
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in outline],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners],
             "indices": indices,
             "visible_fraction": round(float(np.count_nonzero(visible_mask) / card_area), 3),
         })
