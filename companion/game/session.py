@@ -131,6 +131,12 @@ class GameSession:
             raise EntryError(f"a card laid cannot come now: the game is at the {self.game.phase}")
         return self.game.deal.preview_lay(card(played))
 
+    def preview_go(self):
+        """What a go now would earn (the go point goes to the last card's player when it ends the count)."""
+        if self.game.phase != "play":
+            raise EntryError(f"a go cannot come now: the game is at the {self.game.phase}")
+        return self.game.deal.preview_go()
+
     # --- history --------------------------------------------------------------------------------------
     def undo(self) -> None:
         self._history_entry(Undo())
