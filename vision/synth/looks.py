@@ -148,7 +148,7 @@ def phone_camera(rng: np.random.Generator, image: np.ndarray, min_card_height: f
     dim = rng.random() < 0.25
     if dim:  # a living-room lamp: dark and warm (BGR: less blue, more red)
         out *= np.array([rng.uniform(0.55, 0.75), rng.uniform(0.8, 0.92), rng.uniform(1.0, 1.15)])[None, None, :]
-        out *= rng.uniform(0.4, 0.7)
+        out *= rng.uniform(0.35, 0.6)
     else:
         out *= rng.uniform(0.85, 1.15, 3)[None, None, :]
         out = out * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20)
@@ -160,8 +160,8 @@ def phone_camera(rng: np.random.Generator, image: np.ndarray, min_card_height: f
     noise = rng.uniform(4, 10) if dim else rng.uniform(1, 6) if rng.random() < 0.6 else 0.0
     if noise:
         out += rng.normal(0, noise, out.shape).astype(np.float32)
-    if dim and rng.random() < 0.5:  # and the phone lifts the shadows back up, noise and all
-        out *= rng.uniform(1.3, 1.8)
+    if dim and rng.random() < 0.85:  # the phone's auto exposure lifts it back up, noise and all
+        out *= rng.uniform(1.5, 2.2)
     result = np.clip(out, 0, 255).astype(np.uint8)
     if dim or rng.random() < 0.35:  # noise reduction smears fine texture
         d = 5 if max(h, w) <= 800 else 7
