@@ -1,0 +1,53 @@
+"""The tablet app (Kivy), thin over the product's libraries.
+
+app        CribApp: status bar, message banner, ScreenManager; ``run(demo)`` starts it
+services   Companion: what screens call (game store and session, board, camera, recognition)
+           on background lanes (background.py), results back through Clock.schedule_once
+screens/   one module and one .kv per screen: home, new_game, table, capture, review, show,
+           pegging, discard, history, settings
+widgets/   the drawn board, the photo with boxes, the 13 x 4 card picker, keypad, bar charts
+camera     FrameSource: Kivy's camera, FakeCamera (sample photos: demo and tests)
+live       LiveView: recognition on preview frames in a thread
+review     Review: the player's corrections of a recognised photo (plain data)
+settings   Settings saved as JSON beside the games
+screenshots  ``python -m companion.ui.screenshots`` (``make screenshots``)
+
+Importing this package loads no Kivy; ``has_display()`` says whether a window can open.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+NO_DISPLAY = ("no display to open a window on (no DISPLAY or WAYLAND_DISPLAY): "
+              "`make screenshots` renders every screen to docs/screenshots/, `make demo` counts the sample photos")
+
+
+def has_display() -> bool:
+    """A window can open: a desktop session, an SDL driver chosen on purpose, or not Linux."""
+    if os.environ.get("SDL_VIDEODRIVER") or os.environ.get("KIVY_WINDOW") == "":
+        return True
+    if not sys.platform.startswith("linux") or "ANDROID_ARGUMENT" in os.environ:
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def quiet_kivy() -> None:
+    """Kivy must not read our command line, and logs only warnings to the console."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+
+
+def run(demo: bool = False, folder: str | None = None, size: tuple[int, int] | None = None) -> int:
+    quiet_kivy()
+    if size:
+        from kivy.config import Config
+
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+    from companion.ui.app import CribApp
+
+    CribApp(demo=demo, folder=folder).run()
+    return 0

@@ -1,0 +1,128 @@
+"""The player's review of a recognised photo, as plain data (no Kivy): every card with its
+box, what it was read as, whether it is flagged (unsure, unread or a duplicate) and whether the
+player has confirmed it; corrections, and moving a card to a hand, the crib or the starter.
+
+Nothing flagged is scored until the player confirms or corrects it: ``problems()`` lists what
+is left, and ``recognition()`` (the corrected ``vision.Recognition`` that ``count_show``
+counts) refuses while any remain.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from vision import CardGroup, RecognizedCard, Recognition, Role
+
+IGNORED = "not counted"
+
+
+class ReviewError(ValueError):
+    """The review is not finished (flagged cards left) or a change makes no sense."""
+
+
+@dataclass(frozen=True)
+class ReviewCard:
+    code: str | None            # None: a card whose index could not be read
+    box: tuple[float, float, float, float]
+    confidence: float
+    group: str                  # "hand 1", "hand 2", "crib", "starter", "unknown 1", IGNORED
+    unsure: bool = False        # recognition asked for a check
+    confirmed: bool = False     # the player confirmed or corrected it
+    read_as: str | None = None  # what recognition read, when the player changed it
+    runner_up: str | None = None
+
+
+def group_label(role: Role, number: int) -> str:
+    return f"{role.value} {number}" if role in (Role.HAND, Role.UNKNOWN) else role.value
+
+
+class Review:
+    def __init__(self, recognition: Recognition) -> None:
+        self.source = recognition
+        self.cards: list[ReviewCard] = []
+        counters: Counter = Counter()
+        group_of: dict[str, str] = {}
+        for group in recognition.groups:
+            counters[group.role] += 1
+            for code in group.cards:
+                group_of[code] = group_label(group.role, counters[group.role])
+        for card in recognition.cards:
+            self.cards.append(ReviewCard(card.card, card.box, card.confidence, group_of.get(card.card, "unknown 1"),
+                                         unsure=card.confirm, runner_up=card.runner_up))
+        for box in recognition.unread_boxes:
+            self.cards.append(ReviewCard(None, tuple(box), 0.0, "unknown 1", unsure=True))
+
+    # --- what the screen shows ----------------------------------------------------------------
+    def duplicates(self) -> set[str]:
+        counts = Counter(c.code for c in self.cards if c.code and c.group != IGNORED)
+        return {code for code, n in counts.items() if n > 1}
+
+    def flagged(self, index: int) -> str | None:
+        """Why card ``index`` needs the player, or None."""
+        card = self.cards[index]
+        if card.group == IGNORED:
+            return None
+        if card.code is None:
+            return "unread: tap it to name it, or leave it out"
+        if card.code in self.duplicates():
+            return f"{card.code} is in the photo twice: correct one of them"
+        if card.unsure and not card.confirmed:
+            also = f" (or {card.runner_up}?)" if card.runner_up else ""
+            return f"{card.code}{also} read unsure: tap to confirm or correct"
+        return None
+
+    def problems(self) -> list[str]:
+        return [text for i in range(len(self.cards)) if (text := self.flagged(i))]
+
+    def groups(self) -> dict[str, list[str]]:
+        """Group label -> card codes, hands first, then the crib, the starter, the rest."""
+        out: dict[str, list[str]] = {}
+        for card in self.cards:
+            if card.code and card.group != IGNORED:
+                out.setdefault(card.group, []).append(card.code)
+        order = {"hand": 0, "crib": 1, "starter": 2, "unknown": 3}
+        return dict(sorted(out.items(), key=lambda kv: (order.get(kv[0].split()[0], 4), kv[0])))
+
+    def group_choices(self) -> list[str]:
+        hands = sorted({c.group for c in self.cards if c.group.startswith("hand")})
+        nxt = f"hand {len(hands) + 1}"
+        return [*hands, nxt, "crib", "starter", IGNORED]
+
+    # --- the player's changes -------------------------------------------------------------------
+    def correct(self, index: int, code: str) -> None:
+        from companion.rules import Card
+
+        code = str(Card.parse(code))
+        card = self.cards[index]
+        read_as = card.read_as or (card.code if card.code != code else None)
+        self.cards[index] = replace(card, code=code, confirmed=True, read_as=read_as)
+
+    def confirm(self, index: int) -> None:
+        card = self.cards[index]
+        if card.code is None:
+            raise ReviewError("an unread card cannot be confirmed: name it (tap a rank and a suit)")
+        self.cards[index] = replace(card, confirmed=True)
+
+    def move(self, index: int, group: str) -> None:
+        if group == "starter":  # one starter: the old one goes back to the unknown cards
+            for i, c in enumerate(self.cards):
+                if c.group == "starter" and i != index:
+                    self.cards[i] = replace(c, group="unknown 1")
+        self.cards[index] = replace(self.cards[index], group=group)
+
+    # --- the result --------------------------------------------------------------------------------
+    def recognition(self) -> Recognition:
+        """The photo as the player confirmed it (ReviewError while flagged cards remain)."""
+        problems = self.problems()
+        if problems:
+            raise ReviewError(f"{len(problems)} card(s) to check first: {problems[0]}")
+        cards = tuple(RecognizedCard(c.code, c.confidence, c.box) for c in self.cards
+                      if c.code and c.group != IGNORED)
+        groups = tuple(CardGroup(_role(label), tuple(codes)) for label, codes in self.groups().items())
+        return Recognition(self.source.image, self.source.width, self.source.height, cards, groups,
+                           self.source.warnings, dict(self.source.ms))
+
+
+def _role(label: str) -> Role:
+    return Role(label.split()[0])

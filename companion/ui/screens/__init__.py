@@ -1,0 +1,57 @@
+"""The screens, one module and one .kv each. ``CribScreen`` is their common base: ``show()``
+when entered (with ``context`` from ``app.go``), ``on_game_view(view)`` when the game changes,
+``act(...)``: a session action whose errors go to the message banner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.uix.screenmanager import Screen
+
+HERE = Path(__file__).resolve().parent
+SCREENS = ("home", "new_game", "table", "capture", "review", "show", "pegging", "discard", "history", "settings")
+
+
+def load_kv(module_file: str) -> None:
+    """Load the .kv beside a screen's module (once)."""
+    path = str(Path(module_file).with_suffix(".kv"))
+    if path not in Builder.files:
+        Builder.load_file(path)
+
+
+class CribScreen(Screen):
+    title = "Crib Companion"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.context: dict = {}
+
+    @property
+    def app(self):
+        return App.get_running_app()
+
+    @property
+    def companion(self):
+        return self.app.companion
+
+    def show(self) -> None:
+        """Called each time the screen is entered."""
+
+    def act(self, action: str, *args, then=None, **kwargs) -> None:
+        self.companion.act(action, *args, done=then, failed=self.app.show_error, **kwargs)
+
+    @property
+    def portrait(self) -> bool:
+        return self.height > self.width
+
+
+def build_screens() -> list[CribScreen]:
+    from importlib import import_module
+
+    screens = []
+    for name in SCREENS:
+        module = import_module(f"companion.ui.screens.{name}")
+        screens.append(module.SCREEN_CLASS(name=name))
+    return screens

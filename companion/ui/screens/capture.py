@@ -1,0 +1,176 @@
+"""Capture: the camera preview with the layout guide over it, the live view (card names drawn
+over the preview as cards are laid, recognised in the background), the shutter; a photo file
+instead; the sample photos offered when there is no camera."""
+
+from __future__ import annotations
+
+import os
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.filechooser import FileChooserListView
+from kivy.uix.popup import Popup
+
+from companion.ui import theme as T
+from companion.ui.camera import sample_photos
+from companion.ui.live import LiveView
+from companion.ui.screens import CribScreen, load_kv
+from companion.ui.widgets.photo_view import PhotoView  # noqa: F401  (used in capture.kv)
+
+load_kv(__file__)
+
+
+class CaptureScreen(CribScreen):
+    title = "Photograph the cards"
+    has_camera = BooleanProperty(False)
+    live_on = BooleanProperty(True)
+    live_line = StringProperty("")
+    hint = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._poll = None
+        self._shown_id = -1
+        self.live: LiveView | None = None
+        self.busy = False
+
+    # --- entering and leaving ----------------------------------------------------------------------------
+    def show(self) -> None:
+        purpose = self.context.get("purpose", "show")
+        self.title = {"show": "Photograph the show", "discard": "Photograph the deal"}.get(purpose, self.title)
+        self.app.screen_title = self.title
+        camera = self.companion.camera
+        started = camera is not None and camera.start()
+        self.has_camera = bool(started)
+        self.hint = ("Lay the cards inside the guide: hands in rows, the crib apart, the starter alone."
+                     if started else (camera.error if camera is not None and camera.error else
+                                      "No camera here: pick a photo file, or try a sample photo."))
+        self._samples()
+        self._shown_id = -1
+        if started:
+            self._poll = Clock.schedule_interval(lambda _dt: self._refresh_preview(), 1 / 15)
+            if self.live_on:
+                self.start_live()
+        else:
+            self.ids.preview.set_pixels(None)
+
+    def on_leave(self, *args) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+        self.stop_live()
+        if self.companion.camera is not None and not self.companion.demo:
+            self.companion.camera.stop()
+
+    def _samples(self) -> None:
+        box = self.ids.samples
+        box.clear_widgets()
+        if self.has_camera and not self.companion.demo:
+            return
+        for path in sample_photos():
+            name = os.path.splitext(os.path.basename(path))[0].replace("_", " ")
+            button = Factory.BigButton(text=name, font_size=T.SMALL_SP)
+            button.bind(on_release=lambda _b, p=path: self.use_sample(p))
+            box.add_widget(button)
+
+    # --- the preview and the live view -------------------------------------------------------------------
+    def _refresh_preview(self) -> None:
+        camera = self.companion.camera
+        if camera is None or camera.frame_id == self._shown_id:
+            return
+        frame = camera.frame()
+        if frame is not None:
+            self._shown_id = camera.frame_id
+            self.ids.preview.set_pixels(frame)
+
+    def toggle_live(self) -> None:
+        self.live_on = not self.live_on
+        if self.live_on:
+            self.start_live()
+        else:
+            self.stop_live()
+            self.ids.preview.boxes = []
+            self.live_line = ""
+
+    def start_live(self) -> None:
+        camera = self.companion.camera
+        if camera is None or (self.live is not None and self.live.running):
+            return
+        from companion.ui.background import clock_deliver
+
+        threshold = self.companion.settings.confirm_below
+
+        def make():
+            from vision import Recognizer
+
+            return Recognizer(confirm_below=threshold)
+        self.live = LiveView(camera, self._live_result, clock_deliver, make)
+        self.live.start()
+        self.live_line = "Live view: starting..."
+
+    def stop_live(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+    def _live_result(self, result) -> None:
+        if self.live is None:
+            return
+        self.ids.preview.photo_size = list(result.size)
+        self.ids.preview.boxes = [{"box": box, "label": T.card_text(code), "flagged": flagged,
+                                   "colour": T.OK} for code, box, flagged in result.cards]
+        self.live_line = f"Live: {len(result.cards)} cards · {result.fps:.1f} frames/s · {result.ms:.0f} ms"
+
+    # --- taking the photo ----------------------------------------------------------------------------------
+    def shoot(self) -> None:
+        camera = self.companion.camera
+        still = camera.still() if camera is not None else None
+        if still is None:
+            self.app.show_error("The camera has no picture yet: wait a moment, or pick a photo file.")
+            return
+        self._recognize(still)
+
+    def use_sample(self, path: str) -> None:
+        camera = self.companion.camera
+        if camera is not None and hasattr(camera, "show"):
+            camera.show(path)  # the demo's camera now shows it
+        self._recognize(path)
+
+    def pick_file(self) -> None:
+        chooser = FileChooserListView(path=os.path.expanduser("~"), filters=["*.jpg", "*.jpeg", "*.png"])
+        popup = Popup(title="Pick a photo", size_hint=(0.95, 0.95), title_size=T.HEADING_SP)
+        body = Factory.BoxLayout(orientation="vertical", spacing=T.GAP)
+        body.add_widget(chooser)
+        row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
+        use = Factory.BigButton(text="Use this photo")
+        cancel = Factory.BigButton(text="Cancel")
+        use.bind(on_release=lambda _b: (popup.dismiss(), chooser.selection and self._recognize(chooser.selection[0])))
+        cancel.bind(on_release=lambda _b: popup.dismiss())
+        row.add_widget(use)
+        row.add_widget(cancel)
+        body.add_widget(row)
+        popup.content = body
+        popup.open()
+
+    def _recognize(self, photo) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        self.app.notify("Reading the cards...")
+        purpose = self.context.get("purpose", "show")
+
+        def done(result):
+            self.busy = False
+            self.app.dismiss_message()
+            path, decoded, recognition = result
+            target = "discard" if purpose == "discard" else "review"
+            self.app.go(target, path=path, photo=decoded, recognition=recognition, purpose=purpose)
+
+        def failed(exc):
+            self.busy = False
+            self.app.show_error(exc)
+        self.companion.recognize(photo, done, failed)
+
+
+SCREEN_CLASS = CaptureScreen

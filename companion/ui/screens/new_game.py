@@ -1,0 +1,82 @@
+"""New game: 2, 3 or 4 players (4 in partnerships), names, rule preset and muggins mode,
+the first dealer chosen or cut for, and the board (auto-detect, simulated, or none)."""
+
+from __future__ import annotations
+
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+
+from companion.ui.screens import CribScreen, load_kv
+
+load_kv(__file__)
+CUT = "Cut for deal"
+DEFAULT_NAMES = ("Ann", "Ben", "Cal", "Dee")
+
+
+class NewGameScreen(CribScreen):
+    title = "New game"
+    players = NumericProperty(2)
+    dealer_choices = ListProperty([])
+    ports_line = StringProperty("")
+
+    def show(self) -> None:
+        s = self.companion.settings
+        names = list(s.players) + [n for n in DEFAULT_NAMES if n not in s.players]
+        for i, field in enumerate(self.name_fields()):
+            if not field.text:
+                field.text = names[i] if i < len(names) else DEFAULT_NAMES[i]
+        self.ids.preset.text = s.preset
+        self.ids.muggins.text = s.muggins
+        self.ids.board.text = "sim" if self.companion.demo else s.board if s.board in ("auto", "sim", "none") else "auto"
+        self.update_dealers()
+        self.companion.background["files"].submit(_list_ports, self._ports, lambda exc: self._ports([]))
+
+    def _ports(self, ports) -> None:
+        self.ports_line = ("Ports: " + ", ".join(f"{p.device}{' (' + p.chip + ')' if p.chip else ''}" for p in ports)
+                           if ports else "No serial port found (auto finds a board when one is plugged in).")
+
+    def name_fields(self):
+        return [self.ids[f"name{i}"] for i in range(4)]
+
+    def names(self) -> list[str]:
+        return [f.text.strip() for f in self.name_fields()[: self.players]]
+
+    def set_players(self, n: int) -> None:
+        self.players = n
+        self.update_dealers()
+
+    def update_dealers(self) -> None:
+        self.dealer_choices = [n or f"player {i + 1}" for i, n in enumerate(self.names())] + [CUT]
+        if self.ids.dealer.text not in self.dealer_choices:
+            self.ids.dealer.text = self.dealer_choices[0]
+
+    def start(self) -> None:
+        names = self.names()
+        if any(not n for n in names):
+            self.app.show_error("Every player needs a name: type one in each box.")
+            return
+        rules = {"preset": self.ids.preset.text, "muggins": self.ids.muggins.text}
+        first, cut = None, None
+        if self.ids.dealer.text == CUT:
+            cut = self.ids.cut_cards.text.split()
+            if len(cut) != len(names):
+                self.app.show_error(f"Cut for deal: type the card each player cut, {len(names)} cards "
+                                    "in seating order (e.g. 7H KD).")
+                return
+        else:
+            first = names.index(self.ids.dealer.text) if self.ids.dealer.text in names else 0
+        board = self.ids.board.text
+        self.companion.save_settings(players=tuple(names), preset=rules["preset"], muggins=rules["muggins"],
+                                     board=board if not self.companion.demo else self.companion.settings.board)
+        self.app.notify("Starting the game...")
+        self.companion.new_game(names, rules, first_dealer=first, dealer_cut=cut, board=board,
+                                done=lambda _view: (self.app.dismiss_message(), self.app.go("table")),
+                                failed=self.app.show_error)
+
+
+def _list_ports():
+    from hardware import find_ports
+
+    return find_ports()
+
+
+SCREEN_CLASS = NewGameScreen

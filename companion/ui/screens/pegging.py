@@ -1,0 +1,83 @@
+"""The play: tap each card as it is laid (or say go); the running count, whose turn, each
+card's points with the reason; the points claimed may be typed (blank: the count is accepted)
+and a missed point is offered as muggins."""
+
+from __future__ import annotations
+
+from kivy.factory import Factory
+from kivy.properties import StringProperty
+from kivy.uix.button import Button
+
+from companion.ui import present
+from companion.ui import theme as T
+from companion.ui.screens import CribScreen, load_kv
+from companion.ui.widgets.picker import RANKS, SUITS
+
+load_kv(__file__)
+
+
+class PeggingScreen(CribScreen):
+    title = "The play"
+    count_text = StringProperty("0")
+    turn = StringProperty("")
+
+    card_buttons: dict[str, Button]
+
+    def on_kv_post(self, base_widget) -> None:
+        grid = self.ids.cards
+        self.card_buttons = {}
+        for suit in SUITS:
+            for rank in RANKS:
+                code = rank + suit
+                button = Button(text=T.card_text(code), font_name=T.CARD_FONT, font_size=T.BUTTON_SP,
+                                background_normal="", background_color=(0.96, 0.96, 0.92, 1),
+                                color=T.SUIT_COLOURS[suit], size_hint_min=(T.TOUCH_MIN, T.TOUCH_MIN))
+                button.bind(on_release=lambda _b, c=code: self.lay(c))
+                self.card_buttons[code] = button
+                grid.add_widget(button)
+
+    def show(self) -> None:
+        if self.companion.view is not None:
+            self.on_game_view(self.companion.view)
+
+    def on_game_view(self, view) -> None:
+        playing = view.phase == "play"
+        self.count_text = str(view.count) if playing and view.count is not None else "-"
+        self.turn = present.turn_line(view)
+        seen = {p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
+        for code, button in self.card_buttons.items():
+            button.disabled = code in seen or not playing
+        lines = []
+        for p in view.play:
+            who = view.players[p["seat"]]
+            card = "go" if p["card"] == "go" else T.card_text(p["card"])
+            points = f"  +{p['points']} ({', '.join(p['reasons'])})" if p["points"] else ""
+            lines.append(f"{who}: {card}  count {p['count']}{points}")
+        self.ids.plays.text = "\n".join(lines[-12:]) or "No card laid yet."
+        self.ids.go.disabled = not playing
+        self.ids.to_show.opacity = 0 if playing else 1
+        self.ids.to_show.disabled = playing
+        box = self.ids.offers
+        box.clear_widgets()
+        for offer in view.offers:
+            box.add_widget(Factory.Body(text=present.offer_line(view, offer), color=T.WARN))
+            row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
+            for seat in offer["callers"]:
+                button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
+                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o))
+                row.add_widget(button)
+            box.add_widget(row)
+
+    def _claim(self) -> int | None:
+        text = self.ids.claim.text.strip()
+        self.ids.claim.text = ""
+        return int(text) if text.isdigit() else None
+
+    def lay(self, code: str) -> None:
+        self.act("lay", code, self._claim())
+
+    def go(self) -> None:
+        self.act("go", self._claim())
+
+
+SCREEN_CLASS = PeggingScreen

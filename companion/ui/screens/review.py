@@ -1,0 +1,91 @@
+"""Review: the photo with every recognised card boxed and named. Tap a card to correct it
+(the 13 x 4 picker), confirm it, or move it to a hand, the crib or the starter. Unsure, unread
+and duplicate cards stay red and listed until resolved; "Count" waits for them."""
+
+from __future__ import annotations
+
+from kivy.factory import Factory
+
+from companion.ui import theme as T
+from companion.ui.review import IGNORED, Review
+from companion.ui.screens import CribScreen, load_kv
+from companion.ui.widgets.photo_view import PhotoView  # noqa: F401  (used in review.kv)
+from companion.ui.widgets.picker import CardPicker
+
+load_kv(__file__)
+
+
+class ReviewScreen(CribScreen):
+    title = "Check the cards"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.review: Review | None = None
+        self.picker: CardPicker | None = None
+
+    def show(self) -> None:
+        recognition = self.context.get("recognition")
+        if recognition is None:
+            return
+        self.review = Review(recognition)
+        photo = self.context.get("photo")
+        self.ids.photo.set_pixels(photo.pixels if photo is not None else None, (recognition.width, recognition.height))
+        self.refresh()
+
+    def refresh(self) -> None:
+        review = self.review
+        self.ids.photo.boxes = [
+            {"box": c.box, "label": (T.card_text(c.code) if c.code else "?") + ("?" if review.flagged(i) else ""),
+             "flagged": bool(review.flagged(i)), "colour": T.ROLE_COLOURS.get(c.group.split()[0], T.OK)}
+            for i, c in enumerate(review.cards)]
+        groups = self.ids.groups
+        groups.clear_widgets()
+        for label, codes in review.groups().items():
+            groups.add_widget(Factory.Body(text=f"[b]{label}[/b]: " + "  ".join(T.card_text(c) for c in codes),
+                                           font_name=T.CARD_FONT))
+        problems = review.problems()
+        self.ids.problems.text = ("\n".join(problems) if problems else
+                                  "Every card checked. Tap a card to change it, or count.")
+        self.ids.problems.color = T.WARN if problems else T.OK
+        self.ids.count.disabled = bool(problems)
+        self.ids.count.text = f"Check {len(problems)} card(s) first" if problems else "Count"
+
+    def tap_card(self, index: int) -> None:
+        review = self.review
+        card = review.cards[index]
+        actions = []
+        if card.code and review.flagged(index):
+            actions.append((f"Yes, it is {T.card_text(card.code)}", lambda: self._change(review.confirm, index)))
+        for group in review.group_choices():
+            if group != card.group:
+                actions.append((f"To {group}" if group != IGNORED else "Leave out",
+                                lambda g=group: self._change(review.move, index, g)))
+        taken = {c.code for j, c in enumerate(review.cards) if j != index and c.code and c.group != IGNORED}
+        what = T.card_text(card.code) if card.code else "an unread card"
+        self.picker = CardPicker(f"{what} ({card.group}): tap the right card", lambda code: self._change(
+            review.correct, index, code), actions=actions, unavailable=taken, selected=card.code)
+        self.picker.open()
+
+    def _change(self, method, *args) -> None:
+        try:
+            method(*args)
+        except ValueError as exc:
+            self.app.show_error(exc)
+        self.refresh()
+
+    def count(self) -> None:
+        try:
+            recognition = self.review.recognition()
+        except ValueError as exc:
+            self.app.show_error(exc)
+            return
+        view = self.companion.view
+        starter = view.starter if view is not None and view.phase == "show" else None
+        path = self.context.get("path")
+
+        def done(photo_show):
+            self.app.go("show", photo_show=photo_show, path=path, photo=self.context.get("photo"))
+        self.companion.count(recognition, starter, done, self.app.show_error)
+
+
+SCREEN_CLASS = ReviewScreen

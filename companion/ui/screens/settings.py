@@ -1,0 +1,58 @@
+"""Settings: the board (auto-detect, simulated, none, or a port typed), its brightness, the
+rule defaults for new games, how sure recognition must be before it asks, and sound."""
+
+from __future__ import annotations
+
+from kivy.properties import StringProperty
+
+from companion.ui.screens import CribScreen, load_kv
+from companion.ui.speech import speaker
+
+load_kv(__file__)
+
+
+class SettingsScreen(CribScreen):
+    title = "Settings"
+    ports_line = StringProperty("")
+
+    def show(self) -> None:
+        s = self.companion.settings
+        self.ids.board.text = s.board if s.board in ("auto", "sim", "none") else "port"
+        self.ids.port.text = s.board if s.board not in ("auto", "sim", "none") else ""
+        self.ids.brightness.value = s.brightness
+        self.ids.preset.text = s.preset
+        self.ids.muggins.text = s.muggins
+        self.ids.confidence.value = s.confirm_below
+        self.ids.sound.active = s.sound
+        self.ids.voice.text = ("Voice: " + ("ready" if speaker() else "none found (install espeak-ng)"))
+        self.find_ports()
+
+    def find_ports(self) -> None:
+        def listed(ports):
+            self.ports_line = ("Found: " + ", ".join(f"{p.device} ({p.chip or p.description or 'serial'})"
+                                                    for p in ports)) if ports else "No serial port found."
+        from companion.ui.screens.new_game import _list_ports
+
+        self.companion.background["files"].submit(_list_ports, listed, lambda exc: listed([]))
+
+    def board_choice(self) -> str:
+        choice = self.ids.board.text
+        return self.ids.port.text.strip() if choice == "port" else choice
+
+    def save(self) -> None:
+        board = self.board_choice()
+        if not board:
+            self.app.show_error("Type the board's port (e.g. /dev/ttyUSB0), or choose auto, sim or none.")
+            return
+        old = self.companion.settings
+        self.companion.save_settings(board=board, brightness=int(self.ids.brightness.value),
+                                     preset=self.ids.preset.text, muggins=self.ids.muggins.text,
+                                     confirm_below=round(float(self.ids.confidence.value), 2),
+                                     sound=bool(self.ids.sound.active))
+        if self.companion.view is not None and (old.board != board or old.brightness != self.companion.settings.brightness):
+            self.companion.connect_board(board, lambda status: self.app.notify(f"Settings saved. {status}."))
+        else:
+            self.app.notify("Settings saved.")
+
+
+SCREEN_CLASS = SettingsScreen

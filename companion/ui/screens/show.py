@@ -1,0 +1,207 @@
+"""The show: the next count (pone's hand first ... the dealer's, then the crib), its breakdown
+as the spoken count (tap an item: its cards light up on the photo), the claim keypad, the
+muggins flag with a button for the opponent to take the points, the correction of an
+overclaim, and Speak. The counts come from the session (known hands) or the reviewed photo."""
+
+from __future__ import annotations
+
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, StringProperty
+
+from companion.ui import present
+from companion.ui import theme as T
+from companion.ui.screens import CribScreen, load_kv
+from companion.ui.speech import speaker
+from companion.ui.widgets.keypad import Keypad  # noqa: F401  (used in show.kv)
+from companion.ui.widgets.photo_view import PhotoView  # noqa: F401
+from companion.ui.widgets.picker import CardPicker
+
+load_kv(__file__)
+
+
+class ShowScreen(CribScreen):
+    title = "The show"
+    heading = StringProperty("")
+    spoken = StringProperty("")
+    total_line = StringProperty("")
+    note = StringProperty("")
+    can_speak = BooleanProperty(False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.items: list[dict] = []
+        self.cards: list[str] | None = None     # the cards to send (None: the session knows them)
+        self.total: int | None = None
+        self.highlight: set[str] = set()
+        self.offer_items: dict[int, list[dict]] = {}  # claim entry -> the items of that count
+        self._say = None
+        self.typed: list[str] | None = None     # cards picked by hand when there is no photo
+
+    def show(self) -> None:
+        self._say = speaker() if self.companion.settings.sound else None
+        self.can_speak = self._say is not None
+        photo = self.context.get("photo")
+        photo_show = self.context.get("photo_show")
+        if photo is not None and photo_show is not None:
+            rec = photo_show.recognition
+            self.ids.photo.set_pixels(photo.pixels, (rec.width, rec.height))
+        else:
+            self.ids.photo.set_pixels(None)
+            self.ids.photo.boxes = []
+        self.typed = None
+        if self.companion.view is not None:
+            self.on_game_view(self.companion.view)
+
+    # --- what to count now -------------------------------------------------------------------------------
+    def on_game_view(self, view) -> None:
+        self.ids.keypad.value = ""
+        self._offers(view)
+        self.ids.log.text = "\n".join(present.log_lines(view, 4))
+        nxt = view.next_show if view.phase == "show" else None
+        self.ids.after.clear_widgets()
+        if nxt is None:
+            self._finished(view)
+            return
+        who = view.players[nxt["seat"]]
+        known = nxt["cards"]
+        group, note = present.group_for(self.context.get("photo_show"), known, nxt["kind"])
+        self.note = note or ""
+        if known:
+            self.cards, proposal = None, nxt["proposal"]
+            self._set_count(known, proposal["items"], proposal["total"], proposal["spoken"])
+        elif group is not None and len(group.cards) == 4 and view.starter:
+            self._count_typed(list(group.cards))  # counted as a crib, whatever the photo's layout said
+            self._set_count(list(group.cards), [], None, "")
+        elif group is not None:
+            self.cards = None
+            self.note = f"{group.label}: {group.problem}"
+            self._set_count([], [], None, "")
+        elif self.typed:
+            self._count_typed(self.typed)
+            return
+        else:
+            self.cards = None
+            self.note = note or "The crib is not known yet: photograph it or pick its 4 cards."
+            self._set_count([], [], None, "")
+        starter = T.card_text(view.starter) if view.starter else "?"
+        what = "crib" if nxt["kind"] == "crib" else "hand"
+        shown = "  ".join(T.card_text(c) for c in (known or self.cards or [])) or "cards not known"
+        self.heading = f"{who}'s {what}: {shown}   starter {starter}"
+        self.ids.accept.disabled = self.total is None
+        self.ids.claim.disabled = self.total is None
+        self.ids.pick.opacity = 1 if self.total is None else 0
+        self.ids.pick.disabled = self.total is not None
+
+    def _set_count(self, cards, items, total, spoken) -> None:
+        self.items, self.total = list(items), total
+        self.spoken = spoken.capitalize() if spoken else ""
+        self.total_line = "" if total is None else f"= {total}"
+        box = self.ids.breakdown
+        box.clear_widgets()
+        for i, item in enumerate(self.items):
+            button = Factory.BigButton(text=present.item_line(item), font_name=T.CARD_FONT)
+            button.bind(on_release=lambda _b, i=i: self.tap_item(i))
+            box.add_widget(button)
+        self.highlight = set()
+        self._boxes()
+
+    def tap_item(self, index: int) -> None:
+        cards = set(self.items[index]["cards"])
+        self.highlight = set() if cards == self.highlight else cards
+        self._boxes()
+
+    def _boxes(self) -> None:
+        photo_show = self.context.get("photo_show")
+        if photo_show is None:
+            return
+        self.ids.photo.boxes = [{"box": c.box, "label": T.card_text(c.card), "highlight": c.card in self.highlight,
+                                 "colour": T.ACCENT if c.card in self.highlight else T.OK}
+                                for c in photo_show.recognition.cards]
+
+    def pick_cards(self) -> None:
+        view = self.companion.view
+        unavailable = {p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
+        CardPicker("The crib's 4 cards", multi=4, unavailable=unavailable, on_done=self._count_typed).open()
+
+    def _count_typed(self, cards) -> None:
+        self.typed = list(cards)
+        starter = self.companion.view.starter
+        heading = "Crib: " + "  ".join(T.card_text(c) for c in cards) + f"   starter {T.card_text(starter)}"
+
+        def done(show):
+            self.heading = heading
+            self.cards = list(cards)
+            data = show.as_json()
+            self._set_count(self.cards, data["items"], data["total"], data["spoken"])
+            self.ids.accept.disabled = self.ids.claim.disabled = False
+            self.ids.pick.opacity, self.ids.pick.disabled = 0, True
+        self.companion.count_cards(cards, starter, True, done, self.app.show_error)
+
+    # --- claims ------------------------------------------------------------------------------------------
+    def accept(self) -> None:
+        self._record(None)
+
+    def claim(self) -> None:
+        number = self.ids.keypad.number
+        if number is None:
+            self.app.show_error("Type the points claimed on the keypad, or accept the count.")
+            return
+        self._record(number)
+
+    def _record(self, claim) -> None:
+        items, path = list(self.items), self.context.get("path")
+        entry = len(self.companion.view.log)  # only for the offer's items below
+
+        def done(_lines):
+            view = self.companion.view
+            for offer in view.offers:
+                self.offer_items.setdefault(offer["entry"], items)
+            self.typed = None
+            self.on_game_view(view)
+        del entry
+        self.act("show", self.cards, claim, path, then=done)
+
+    def _offers(self, view) -> None:
+        box = self.ids.offers
+        box.clear_widgets()
+        for offer in view.offers:
+            line = present.offer_line(view, offer, self.offer_items.get(offer["entry"]))
+            box.add_widget(Factory.Body(text=line, color=T.WARN, font_name=T.CARD_FONT))
+            row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
+            for seat in offer["callers"]:
+                button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
+                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o))
+                row.add_widget(button)
+                self.ids[f"take_{seat}"] = button
+            button = Factory.BigButton(text="Let it go")
+            button.bind(on_release=lambda _b, o=offer["entry"]: self.act("decline", o))
+            row.add_widget(button)
+            box.add_widget(row)
+
+    def _finished(self, view) -> None:
+        self._set_count([], [], None, "")
+        self.heading = "The show is counted" if view.phase == "discard" else present.turn_line(view)
+        self.note = ""
+        self.ids.accept.disabled = self.ids.claim.disabled = True
+        self.ids.pick.opacity, self.ids.pick.disabled = 0, True
+        button = Factory.BigButton(text="Next deal" if view.phase == "discard" else "To the table")
+        button.bind(on_release=lambda _b: self.next_deal())
+        self.ids.after.add_widget(button)
+        self.ids["next_deal"] = button
+
+    def next_deal(self) -> None:
+        view = self.companion.view
+        if view.phase == "discard" and not view.offers:
+            self.act("discard", then=lambda _l: self.app.go("table"))
+        else:
+            self.app.go("table")
+
+    def speak(self) -> None:
+        if self._say and self.spoken:
+            try:
+                self._say(f"{self.spoken}. {self.total_line.strip('= ')}")
+            except OSError as exc:
+                self.app.show_error(f"Speaking failed ({exc}): turn sound off in Settings.")
+
+
+SCREEN_CLASS = ShowScreen

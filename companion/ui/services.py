@@ -1,0 +1,298 @@
+"""``Companion``: what the screens call. It holds the game store and session, the board link,
+the camera and the recogniser, each used on its own background lane; results and every new
+game view come back on the UI thread through ``deliver``. Screens render the plain data it
+hands them (``GameView``, ``Recognition``, ``PhotoShow``, ``DiscardAdvice``, ``PlayerStats``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.ui import settings as settings_store
+from companion.ui.background import Background, Deliver, clock_deliver
+from companion.ui.camera import FrameSource
+
+log = logging.getLogger(__name__)
+Done = Callable[[Any], None] | None
+Failed = Callable[[Exception], None] | None
+
+
+class BrightnessDriver:
+    """Adapter: a BoardDriver whose states go out at the player's brightness (BoardSync builds
+    states without one)."""
+
+    def __init__(self, driver, brightness: int) -> None:
+        self.driver, self.brightness = driver, brightness
+
+    def show(self, state) -> None:
+        self.driver.show(dataclasses.replace(state, brightness=self.brightness))
+
+    def __getattr__(self, name: str):
+        return getattr(self.driver, name)
+
+
+def board_url(choice: str, sides: int) -> str | None:
+    """The board to open for a choice of the New game screen or Settings (None: no board)."""
+    choice = (choice or "none").strip()
+    if choice == "none":
+        return None
+    if choice == "sim":
+        return "sim://2-track" if sides <= 2 else "sim://3-track"
+    if choice == "auto":
+        from hardware import find_ports
+
+        likely = [p for p in find_ports() if p.likely]
+        return likely[0].device if likely else None
+    return choice
+
+
+class Companion:
+    def __init__(self, folder: Path | str | None = None, *, demo: bool = False, camera: FrameSource | None = None,
+                 deliver: Deliver = clock_deliver) -> None:
+        from companion.game.journal import data_dir
+
+        self.folder = Path(folder) if folder is not None else data_dir()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.settings = settings_store.load(self.folder)
+        self.demo, self.camera, self.deliver = demo, camera, deliver
+        self.background = Background(deliver)
+        self.view = None                  # the newest GameView, on the UI thread
+        self.game_id: int | None = None
+        self.board_status = "no board"
+        self._session = None              # lives on the game lane
+        self._store = None
+        self.sync = None                  # BoardSync (game lane)
+        self._recognizers: dict[float, Any] = {}
+        self._view_listeners: list[Callable[[Any], None]] = []
+        self.last_show = None             # the newest counted photo (PhotoShow) and its review
+
+    # --- plumbing ------------------------------------------------------------------------------
+    def on_view(self, listener: Callable[[Any], None]) -> None:
+        self._view_listeners.append(listener)
+
+    def _publish(self, view) -> None:
+        self.view = view
+        for listener in list(self._view_listeners):
+            try:
+                listener(view)
+            except Exception:
+                log.exception("screen failed to show the game")
+
+    def _game(self, job, done: Done = None, failed: Failed = None) -> None:
+        self.background["game"].submit(job, done, failed)
+
+    def store(self):
+        """The store (game lane only)."""
+        if self._store is None:
+            from companion.game.journal import Store
+
+            self._store = Store(self.folder)
+        return self._store
+
+    @property
+    def idle(self) -> bool:
+        return self.background.pending == 0
+
+    def save_settings(self, **changes) -> None:
+        self.settings = dataclasses.replace(self.settings, **changes).checked()
+        settings = self.settings
+        self.background["files"].submit(lambda: settings_store.save(self.folder, settings))
+
+    # --- games ----------------------------------------------------------------------------------
+    def list_games(self, done: Done, failed: Failed = None) -> None:
+        self._game(lambda: list(reversed(self.store().games())), done, failed)
+
+    def new_game(self, players, rules: dict, first_dealer=None, dealer_cut=None, board: str = "none",
+                 done: Done = None, failed: Failed = None) -> None:
+        from companion.game.session import GameSession
+
+        def job():
+            self._close_session()
+            session = GameSession.new(players, rules, first_dealer=first_dealer, dealer_cut=dealer_cut,
+                                      store=self.store())
+            return self._adopt(session, board)
+        self._game(job, self._opened(done), failed)
+
+    def resume(self, game_id: int, board: str | None = None, done: Done = None, failed: Failed = None) -> None:
+        from companion.game.session import GameSession
+
+        def job():
+            self._close_session()
+            session = GameSession.open(self.store(), game_id)
+            return self._adopt(session, self.settings.board if board is None else board)
+        self._game(job, self._opened(done), failed)
+
+    def _adopt(self, session, board: str):
+        self._session = session
+        session.subscribe(lambda view: self.deliver(lambda: self._publish(view)))
+        self._connect_board(board)
+        return session.game_id, session.view(), self.board_status
+
+    def _opened(self, done: Done):
+        def opened(result):
+            self.game_id, view, self.board_status = result
+            self._publish(view)
+            if done:
+                done(view)
+        return opened
+
+    def act(self, action: str, *args, done: Done = None, failed: Failed = None, **kwargs) -> None:
+        """A session action (discard, cut, lay, go, show, muggins, decline, undo, redo, next_game, ...)."""
+        def job():
+            if self._session is None:
+                raise RuntimeError("no game is open: start a new game or resume one")
+            return getattr(self._session, action)(*args, **kwargs)
+        self._game(job, done, failed)
+
+    def close_game(self, done: Done = None) -> None:
+        self._game(self._close_session, done)
+
+    def _close_session(self) -> None:
+        if self.sync is not None:
+            self.sync.close()
+            self.sync = None
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def export_game(self, game_id: int, done: Done, failed: Failed = None) -> None:
+        def job():
+            from companion.game.session import GameSession
+            from companion.game.transfer import write_export
+
+            data = GameSession.read(self.store(), game_id).export()
+            out = self.folder / "exports" / f"game-{game_id}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_export(data, out)
+            return str(out)
+        self._game(job, done, failed)
+
+    def statistics(self, done: Done, failed: Failed = None) -> None:
+        def job():
+            from companion.game import stats
+
+            table = stats.collect(self.store())
+            out = self.folder / "exports" / "statistics.csv"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with open(out, "w", newline="") as handle:
+                stats.write_csv(table, handle)
+            return table, str(out)
+        self._game(job, done, failed)
+
+    # --- the board ------------------------------------------------------------------------------
+    def connect_board(self, choice: str, done: Done = None) -> None:
+        self._game(lambda: self._connect_board(choice) or self.board_status, done)
+
+    def _connect_board(self, choice: str) -> None:
+        from companion.game.board import BoardSync
+        from hardware import BoardDriver
+
+        if self.sync is not None:
+            self.sync.close()
+            self.sync = None
+        if self._session is None:
+            self.board_status = "no game open"
+            return
+        sides = len(self._session.view().sides)
+        try:
+            url = board_url(choice, sides)
+        except Exception as exc:
+            url, self.board_status = None, f"no board: ports could not be listed ({exc})"
+            return
+        if url is None:
+            self.board_status = ("no board found: plug it in and choose its port in Settings"
+                                 if choice == "auto" else "no board")
+            return
+        driver = BrightnessDriver(BoardDriver(url).start(), self.settings.brightness)
+        self.sync = BoardSync(self._session, driver)
+        self.board_status = f"board {url}"
+
+    def board_state(self) -> str:
+        """A line for the status bar (UI thread; reads the driver's own flags)."""
+        sync = self.sync
+        if sync is None:
+            return self.board_status
+        driver = sync.driver
+        if driver.info is not None and driver.connected:
+            return f"{self.board_status}: connected"
+        error = driver.last_error
+        return f"{self.board_status}: connecting" + (f" ({error})" if error else "")
+
+    # --- photos ---------------------------------------------------------------------------------
+    def recognizer(self):
+        threshold = round(float(self.settings.confirm_below), 2)
+        if threshold not in self._recognizers:
+            from vision import Recognizer
+
+            self._recognizers[threshold] = Recognizer(confirm_below=threshold)
+        return self._recognizers[threshold]
+
+    def recognize(self, photo, done: Done, failed: Failed = None) -> None:
+        """``photo``: a path or BGR pixels (a camera frame, saved as a JPEG in the data folder first).
+        ``done((path, Photo, Recognition))``."""
+        def job():
+            path = photo
+            if not isinstance(photo, (str, Path)):
+                import cv2
+
+                path = self.folder / "photos" / f"shot-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1000}.jpg"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if not cv2.imwrite(str(path), photo):
+                    raise OSError(f"could not save the photo in {path.parent}")
+            decoded, recognition = self.recognizer().read_and_recognize(str(path))
+            return str(path), decoded, recognition
+        self.background["vision"].submit(job, done, failed)
+
+    def count(self, recognition, starter: str | None, done: Done, failed: Failed = None) -> None:
+        """Count a reviewed photo (``companion.photo.count_recognition``) with the game's rules."""
+        rules = self._rules()
+
+        def job():
+            from companion.photo import count_recognition
+
+            return count_recognition(recognition, starter, rules=rules)
+        self.background["vision"].submit(job, done, failed)
+
+    def count_cards(self, cards, starter: str, crib: bool, done: Done, failed: Failed = None) -> None:
+        """Count 4 cards typed by the player (the rules core's ``score``): ``done(Show)``."""
+        def job():
+            from companion.rules import Card, score
+
+            return score([Card.parse(c) for c in cards], Card.parse(starter), crib=crib)
+        self.background["vision"].submit(job, done, failed)
+
+    def _rules(self):
+        from companion.game.setup import make_rules, rules_from_json
+
+        if self.view is not None:
+            return rules_from_json(self.view.rules)
+        return make_rules({"preset": self.settings.preset, "muggins": self.settings.muggins})
+
+    def advise(self, cards, dealer: bool, done: Done, failed: Failed = None) -> None:
+        def job():
+            from companion.rules import Card, advise
+
+            codes = cards.split() if isinstance(cards, str) else cards
+            return advise([Card.parse(c) for c in codes], dealer)
+        self.background["files"].submit(job, done, failed)
+
+    # --- the end --------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        try:
+            self.background["game"].call(self._close_session, timeout=10)
+            if self._store is not None:
+                self.background["game"].call(self._store.close, timeout=5)
+        except Exception:
+            log.exception("closing the game")
+        if self.camera is not None:
+            self.camera.stop()
+        self.background.stop()
+
+
+def dump(value) -> str:
+    return json.dumps(value, indent=1, default=str)

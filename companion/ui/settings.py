@@ -1,0 +1,68 @@
+"""The app's settings: one small JSON file beside the games (``settings.json`` in the data
+folder). Unknown or bad values fall back to the defaults, one by one, so a damaged file never
+stops the app."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+SETTINGS_FILE = "settings.json"
+BOARD_CHOICES = ("auto", "sim", "none")  # or a port / URL typed by the player
+PRESETS = ("acc", "home", "pub")
+MUGGINS_MODES = ("off", "optional", "mandatory")
+
+
+@dataclass(frozen=True)
+class Settings:
+    board: str = "auto"            # auto | sim | none | a port or URL
+    brightness: int = 4            # the board's level, 1 (dim room) .. 8 (daylight)
+    preset: str = "acc"
+    muggins: str = "optional"
+    confirm_below: float = 0.5     # recognition: cards read below this are flagged for the player
+    sound: bool = True
+    tour_seen: bool = False
+    players: tuple[str, ...] = ("Ann", "Ben")
+
+    def checked(self) -> "Settings":
+        """This settings with every bad value replaced by its default."""
+        default = Settings()
+        good = {
+            "board": isinstance(self.board, str) and bool(self.board.strip()),
+            "brightness": isinstance(self.brightness, int) and 1 <= self.brightness <= 8,
+            "preset": self.preset in PRESETS,
+            "muggins": self.muggins in MUGGINS_MODES,
+            "confirm_below": isinstance(self.confirm_below, (int, float)) and 0.05 <= self.confirm_below <= 0.95,
+            "sound": isinstance(self.sound, bool),
+            "tour_seen": isinstance(self.tour_seen, bool),
+            "players": isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players),
+        }
+        return replace(self, **{k: getattr(default, k) for k, ok in good.items() if not ok})
+
+
+def load(folder: Path) -> Settings:
+    path = Path(folder) / SETTINGS_FILE
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return Settings()
+    if not isinstance(data, dict):
+        return Settings()
+    known = {f.name for f in fields(Settings)}
+    values = {k: v for k, v in data.items() if k in known}
+    if isinstance(values.get("players"), list):
+        values["players"] = tuple(values["players"])
+    return Settings(**values).checked()
+
+
+def save(folder: Path, settings: Settings) -> None:
+    """Write atomically (a crash mid-write keeps the old file)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = asdict(settings)
+    data["players"] = list(settings.players)
+    tmp = folder / (SETTINGS_FILE + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, folder / SETTINGS_FILE)

@@ -1,0 +1,141 @@
+"""A photo (BGR pixels) shown to fit, with boxes drawn over it: each card's box and name,
+flagged ones in red, highlighted ones filled; a layout guide for the camera. Tapping a box
+dispatches ``on_card(index)``. Boxes are given in photo pixels with the photo's size."""
+
+from __future__ import annotations
+
+import numpy as np
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty
+from kivy.uix.widget import Widget
+
+from companion.ui import theme as T
+
+
+def texture_from_bgr(pixels: np.ndarray, texture: Texture | None = None) -> Texture:
+    """A Kivy texture of BGR pixels (reused when the size matches)."""
+    height, width = pixels.shape[:2]
+    if texture is None or texture.size != (width, height):
+        texture = Texture.create(size=(width, height), colorfmt="bgr")
+    texture.blit_buffer(np.ascontiguousarray(pixels[::-1]).tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+    return texture
+
+
+class PhotoView(Widget):
+    boxes = ListProperty([])        # dicts: box (x1,y1,x2,y2 photo px), label, colour, flagged, highlight
+    photo_size = ListProperty([1, 1])  # the photo's width, height (the boxes' frame)
+    guide = BooleanProperty(False)
+    texture_version = NumericProperty(0)
+
+    __events__ = ("on_card",)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.texture: Texture | None = None
+        self._labels: dict[str, object] = {}
+        self.bind(pos=self.redraw, size=self.redraw, boxes=self.redraw, guide=self.redraw,
+                  texture_version=self.redraw, photo_size=self.redraw)
+
+    def set_pixels(self, pixels: np.ndarray | None, photo_size: tuple[int, int] | None = None) -> None:
+        if pixels is None:
+            self.texture = None
+        else:
+            self.texture = texture_from_bgr(pixels, self.texture)
+            self.photo_size = list(photo_size or (pixels.shape[1], pixels.shape[0]))
+        self.texture_version += 1
+
+    # --- where the photo lies in the widget -----------------------------------------------------------
+    def frame(self) -> tuple[float, float, float, float]:
+        """x, y, width, height of the photo drawn to fit."""
+        pw, ph = self.photo_size if self.texture is None else self.texture.size
+        if pw <= 0 or ph <= 0 or self.width <= 0 or self.height <= 0:
+            return self.x, self.y, self.width, self.height
+        scale = min(self.width / pw, self.height / ph)
+        w, h = pw * scale, ph * scale
+        return self.x + (self.width - w) / 2, self.y + (self.height - h) / 2, w, h
+
+    def to_widget(self, box) -> tuple[float, float, float, float]:
+        fx, fy, fw, fh = self.frame()
+        pw, ph = self.photo_size
+        x1, y1, x2, y2 = box
+        return fx + x1 / pw * fw, fy + fh - y2 / ph * fh, (x2 - x1) / pw * fw, (y2 - y1) / ph * fh
+
+    def box_center(self, index: int) -> tuple[float, float]:
+        x, y, w, h = self.to_widget(self.boxes[index]["box"])
+        return x + w / 2, y + h / 2
+
+    # --- drawing ----------------------------------------------------------------------------------------
+    def redraw(self, *_args) -> None:
+        self.canvas.clear()
+        fx, fy, fw, fh = self.frame()
+        with self.canvas:
+            Color(0, 0, 0, 1)
+            Rectangle(pos=self.pos, size=self.size)
+            if self.texture is not None:
+                Color(1, 1, 1, 1)
+                Rectangle(texture=self.texture, pos=(fx, fy), size=(fw, fh))
+            if self.guide:
+                self._guide(fx, fy, fw, fh)
+            for item in self.boxes:
+                self._box(item)
+
+    def _guide(self, fx, fy, fw, fh) -> None:
+        """Where the cards go: hands in rows on the left, the crib to the right, the starter alone."""
+        Color(1, 1, 1, 0.8)
+        zones = (("hand", 0.04, 0.08, 0.56, 0.42), ("hand", 0.04, 0.52, 0.56, 0.92),
+                 ("crib", 0.62, 0.30, 0.96, 0.70), ("starter", 0.78, 0.74, 0.94, 0.96))
+        for name, x1, y1, x2, y2 in zones:
+            colour = T.ROLE_COLOURS[name]
+            Color(colour[0], colour[1], colour[2], 0.9)
+            Line(rectangle=(fx + x1 * fw, fy + (1 - y2) * fh, (x2 - x1) * fw, (y2 - y1) * fh), width=1.5,
+                 dash_length=8, dash_offset=6)
+            self._text(name, fx + x1 * fw + 6, fy + (1 - y1) * fh - 24, colour, 18)
+
+    def _box(self, item) -> None:
+        x, y, w, h = self.to_widget(item["box"])
+        colour = T.FLAG_COLOUR if item.get("flagged") else item.get("colour", T.OK)
+        if item.get("highlight"):
+            Color(T.HIGHLIGHT[0], T.HIGHLIGHT[1], T.HIGHLIGHT[2], 0.35)
+            Rectangle(pos=(x, y), size=(w, h))
+        Color(*colour)
+        Line(rectangle=(x, y, w, h), width=3 if item.get("flagged") or item.get("highlight") else 2)
+        label = item.get("label")
+        if label:
+            self._text(label, x, y + h + 2, colour, 20, background=True)
+
+    def _text(self, text, x, y, colour, size, background=False) -> None:
+        key = f"{text}|{size}"
+        label = self._labels.get(key)
+        if label is None:
+            label = CoreLabel(text=text, font_size=size, font_name=T.CARD_FONT, bold=True)
+            label.refresh()
+            self._labels[key] = label
+        w, h = label.texture.size
+        if background:
+            Color(0, 0, 0, 0.75)
+            Rectangle(pos=(x, y), size=(w + 6, h))
+        Color(*colour)
+        Rectangle(texture=label.texture, pos=(x + 3, y), size=(w, h))
+
+    # --- taps --------------------------------------------------------------------------------------------
+    def card_at(self, x: float, y: float) -> int | None:
+        """The smallest box under the point (overlapping cards: the one on top is usually smaller)."""
+        hits = []
+        for i, item in enumerate(self.boxes):
+            bx, by, bw, bh = self.to_widget(item["box"])
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                hits.append((bw * bh, i))
+        return min(hits)[1] if hits else None
+
+    def on_touch_down(self, touch):
+        if self.collide_point(*touch.pos):
+            index = self.card_at(*touch.pos)
+            if index is not None:
+                self.dispatch("on_card", index)
+                return True
+        return super().on_touch_down(touch)
+
+    def on_card(self, index: int) -> None:
+        pass
