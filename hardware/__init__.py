@@ -25,7 +25,8 @@ from hardware.errors import (
 )
 from hardware.geometry import Geometry, GeometryError
 from hardware.link import Link, open_link
-from hardware.protocol import PROTOCOL_VERSION, BoardInfo, BoardStatus
+from hardware.messages import BoardInfo, BoardStatus, ButtonEvent
+from hardware.protocol import PROTOCOL_VERSION
 from hardware.simulator import Simulator, SimulatorError
 from hardware.state import GAME_HOLE, Animation, BoardState, BoardStateError
 

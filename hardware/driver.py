@@ -19,7 +19,8 @@ from hardware.endpoint import DEFAULT_BAUD, Endpoint
 from hardware.errors import BoardRefusedError, LinkClosedError, LinkError, LinkTimeoutError, TrackCountError
 from hardware.geometry import Geometry
 from hardware.link import Link
-from hardware.protocol import PROTOCOL_VERSION, BoardInfo, NakReason
+from hardware.messages import BoardInfo
+from hardware.protocol import PROTOCOL_VERSION, NakReason
 from hardware.state import BoardState
 
 log = logging.getLogger(__name__)

@@ -15,16 +15,24 @@ from hardware.state import BoardState
 
 
 class LinkStatus(IntEnum):
+    """What the status LED shows (the firmware's LOOK_*)."""
+
     WAITING = 0     # no host has said hello since power-up
     CONNECTED = 1
     LOST = 2        # no valid frame for the host timeout: the last state stays on show
+    IDLE = 3        # the host said goodbye (a one-shot command): calm, the last state stays
+    RESTORED = 4    # the state came from EEPROM at power-on and no host has confirmed it yet
 
 
 STATUS_RGB = {
     LinkStatus.WAITING: palette.STATUS_WAITING_RGB,
     LinkStatus.CONNECTED: palette.STATUS_CONNECTED_RGB,
     LinkStatus.LOST: palette.STATUS_LOST_RGB,
+    LinkStatus.IDLE: palette.STATUS_IDLE_RGB,
+    LinkStatus.RESTORED: palette.STATUS_RESTORED_RGB,
 }
+COMET_RGB = {"win": palette.WIN_HEAD_RGB, "skunk": palette.SKUNK_HEAD_RGB,
+             "double_skunk": palette.DOUBLE_SKUNK_HEAD_RGB}
 
 
 def render(geometry: Geometry, state: BoardState | None, status: LinkStatus = LinkStatus.CONNECTED,
@@ -43,22 +51,27 @@ def render(geometry: Geometry, state: BoardState | None, status: LinkStatus = Li
     if state is not None:
         if state.tracks != geometry.tracks:
             raise ValueError(f"a {state.tracks}-track state on the {geometry.tracks}-track board {geometry.name}")
-        holes = geometry.hole_leds
+        def hole(t: int, position: int) -> int:
+            # the short game runs once round, then into the game hole
+            return geometry.hole_leds[t][GAME_HOLE if position == state.target else position]
+
         for t in range(geometry.tracks):
             if state.skunk_line:
-                put(holes[t][state.skunk_line + 1], scaled(palette.SKUNK_MARKER_RGB))
+                put(hole(t, state.skunk_line + 1), scaled(palette.SKUNK_MARKER_RGB))
             if state.double_skunk_line:
-                put(holes[t][state.double_skunk_line + 1], scaled(palette.DOUBLE_SKUNK_MARKER_RGB))
+                put(hole(t, state.double_skunk_line + 1), scaled(palette.DOUBLE_SKUNK_MARKER_RGB))
         if state.dealer is not None:
             put(geometry.dealer_leds[state.dealer], scaled(geometry.track_rgb[state.dealer]))
         for t, (front, back) in enumerate(state.pegs):
             colour = scaled(geometry.track_rgb[t])
-            put(holes[t][back], tuple(palette.dim(c) for c in colour))
-            put(holes[t][front], colour)
+            for led in geometry.game_leds[t][:state.games[t]] if geometry.game_leds else ():
+                put(led, colour)
+            put(hole(t, back), tuple(palette.dim(c) for c in colour))
+            put(hole(t, front), colour)
         if state.animation is not None:
-            head = anim_frame % GAME_HOLE + 1
+            head = anim_frame % state.target + 1
             for k in range(min(palette.WIN_TAIL, head)):
-                put(holes[state.animation.track][head - k], scaled(palette.WIN_HEAD_RGB, k))
+                put(hole(state.animation.track, head - k), scaled(COMET_RGB[state.animation.kind], k))
     put(geometry.status_led, scaled(STATUS_RGB[status]))
     return bytes(buf)
 

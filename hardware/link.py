@@ -9,10 +9,12 @@ Time limits and their reasons: ``hardware.timeouts``.
 
 from __future__ import annotations
 
+import collections
 import time
 from typing import Callable
 
 from hardware import leds
+from hardware import messages as msg
 from hardware import protocol as proto
 from hardware import timeouts as T
 from hardware.endpoint import DEFAULT_BAUD, SIM_SCHEME, Endpoint, open_port  # noqa: F401 - re-exported
@@ -26,13 +28,15 @@ from hardware.errors import (
     TrackCountError,
 )
 from hardware.geometry import Geometry, GeometryError
-from hardware.protocol import BoardInfo, Frame, FrameDecoder, MessageType, NakReason
+from hardware.messages import BoardInfo
+from hardware.protocol import Frame, FrameDecoder, MessageType, NakReason
 from hardware.state import BoardState
 
 __all__ = ["Link", "open_link", "open_port", "LinkError", "LinkTimeoutError", "LinkClosedError",
            "ProtocolVersionError", "BoardRefusedError", "GeometryMismatchError", "TrackCountError"]
 
 READ_SLICE_S = T.READ_SLICE_S
+EVENTS_KEPT = 64          # button events not yet taken by the caller (a burst of presses fits)
 
 
 class Link:
@@ -44,13 +48,15 @@ class Link:
         self._decoder = FrameDecoder()
         self._seq = 0
         self.last_heard = time.monotonic()
-        self.last_pulse: proto.Pulse | None = None
+        self.last_pulse: msg.Pulse | None = None
         self.info: BoardInfo | None = None
         self.geometry: Geometry | None = None   # the board's wiring, when this host knows it
         self.bytes_sent = 0
         self.bytes_received = 0
         self.retries = 0
         self._host_version = proto.PROTOCOL_VERSION
+        self.events: collections.deque[msg.ButtonEvent] = collections.deque(maxlen=EVENTS_KEPT)
+        self.on_event: Callable[[msg.ButtonEvent], None] | None = None
         port.timeout = T.READ_SLICE_S
 
     # --- transport -------------------------------------------------------------------
@@ -84,7 +90,7 @@ class Link:
         for frame in frames:
             if frame.type == MessageType.HEARTBEAT:
                 try:
-                    self.last_pulse = proto.Pulse.decode(frame.payload)
+                    self.last_pulse = msg.Pulse.decode(frame.payload)
                 except proto.ProtocolError:
                     pass
             else:
@@ -105,14 +111,14 @@ class Link:
                     if frame.seq != seq:
                         continue  # a late reply to an earlier attempt
                     if frame.type == MessageType.NAK:
-                        self._refused(proto.Nak.decode(frame.payload))
+                        self._refused(msg.Nak.decode(frame.payload))
                     if frame.type == msg_type.reply:
                         return frame
             if attempt < retries:
                 self.retries += 1
         raise LinkTimeoutError(f"no reply to {msg_type.name} within {timeout:.3f} s ({retries} retries)")
 
-    def _refused(self, nak: proto.Nak) -> None:
+    def _refused(self, nak: msg.Nak) -> None:
         if nak.reason == NakReason.VERSION:
             raise ProtocolVersionError.between(nak.board_protocol, self._host_version)
         raise BoardRefusedError(nak)
@@ -162,27 +168,71 @@ class Link:
                 f"board ({self.info.geometry_name}): give front/back pegs for tracks 1..{self.info.tracks}")
 
     def set_state(self, state: BoardState, *, timeout: float = T.SET_STATE_S,
-                  retries: int = T.REQUEST_RETRIES) -> proto.Ack:
+                  retries: int = T.REQUEST_RETRIES) -> msg.Ack:
         """Shows ``state``; checks the acknowledged state CRC and, for a still state on a known
         geometry, the LED buffer CRC against the host's own rendering (hardware/leds.py)."""
         self.check_tracks(state)
-        payload = proto.encode_state(state)
+        payload = proto.encode_state(state, self.board_minor)
         reply = self.request(MessageType.SET_STATE, payload, timeout=timeout, retries=retries)
-        ack = proto.Ack.decode(reply.payload)
+        ack = msg.Ack.decode(reply.payload)
         if ack.state_crc != proto.crc16(payload):
             raise LinkError("the board acknowledged a state other than the one sent")
-        if self.geometry is not None and state.animation is None:
-            expected = leds.led_crc(leds.render(self.geometry, state, leds.LinkStatus.CONNECTED))
-            if ack.led_crc != expected:
-                raise LinkError(f"the board's LED buffer (CRC 0x{ack.led_crc:04X}) is not the picture of the "
-                                f"state it acknowledged (0x{expected:04X}): firmware and host disagree")
+        self._check_picture(state, ack.led_crc)
         return ack
+
+    @property
+    def board_minor(self) -> int:
+        """The protocol minor both sides speak (the older one's)."""
+        host = proto.PROTOCOL_VERSION[1]
+        return host if self.info is None else min(host, self.info.protocol[1])
+
+    def _check_picture(self, state: BoardState | None, led_crc: int) -> None:
+        """For a still state on a known geometry: the board's LED buffer must be this host's picture."""
+        if self.geometry is None or state is None or state.animation is not None:
+            return
+        expected = leds.led_crc(leds.render(self.geometry, state, leds.LinkStatus.CONNECTED))
+        if led_crc != expected:
+            raise LinkError(f"the board's LED buffer (CRC 0x{led_crc:04X}) is not the picture of the state it "
+                            f"acknowledged (0x{expected:04X}): firmware and host disagree")
+
+    def _needs_games(self, what: str) -> None:
+        if self.info is not None and not self.info.features & proto.Features.GAMES:
+            raise LinkError(f"{what} needs firmware of protocol 1.1; the board speaks "
+                            f"{self.info.protocol[0]}.{self.info.protocol[1]}: update its firmware")
+
+    def peg(self, track: int, points: int, *, timeout: float = T.SET_STATE_S,
+            retries: int = 0) -> msg.StateReply:
+        """The board pegs ``points`` on ``track`` itself (the back peg leapfrogs); returns its new state.
+        Not retried by default: a lost reply would peg twice (read the state with status())."""
+        self._needs_games("pegging on the board")
+        if self.info is not None and not 0 <= track < self.info.tracks:
+            raise TrackCountError(f"track {track + 1}: the board has tracks 1..{self.info.tracks}")
+        reply = msg.StateReply.decode(self.request(MessageType.PEG, proto.encode_peg(track, points),
+                                                   timeout=timeout, retries=retries).payload)
+        self._check_picture(reply.state, reply.led_crc)
+        return reply
+
+    def undo(self, track: int | None = None, *, timeout: float = T.SET_STATE_S,
+             retries: int = 0) -> msg.StateReply:
+        """Takes back the last peg of ``track`` (None: of the track pegged last); the board keeps four."""
+        self._needs_games("undo on the board")
+        if track is not None and self.info is not None and not 0 <= track < self.info.tracks:
+            raise TrackCountError(f"track {track + 1}: the board has tracks 1..{self.info.tracks}")
+        reply = msg.StateReply.decode(self.request(MessageType.UNDO, proto.encode_undo(track),
+                                                   timeout=timeout, retries=retries).payload)
+        self._check_picture(reply.state, reply.led_crc)
+        return reply
+
+    def bye(self, *, timeout: float = T.BYE_S, retries: int = T.REQUEST_RETRIES) -> None:
+        """Leaves on purpose: the board looks idle (not "host lost") and keeps its state in EEPROM now."""
+        if self.info is not None and self.info.protocol[1] >= 1:
+            self.request(MessageType.BYE, timeout=timeout, retries=retries)
 
     def readback(self, offset: int, count: int, *, timeout: float = T.READBACK_S,
                  retries: int = T.REQUEST_RETRIES) -> bytes:
         reply = self.request(MessageType.READBACK, proto.encode_readback(offset, count), timeout=timeout,
                              retries=retries)
-        chunk = proto.ReadbackChunk.decode(reply.payload)
+        chunk = msg.ReadbackChunk.decode(reply.payload)
         if chunk.offset != offset or len(chunk.data) != count:
             raise LinkError(f"read-back returned {len(chunk.data)} bytes at {chunk.offset}, asked {count} at {offset}")
         return chunk.data
@@ -195,11 +245,11 @@ class Link:
         return b"".join(self.readback(o, min(proto.READBACK_MAX, total - o))
                         for o in range(0, total, proto.READBACK_MAX))
 
-    def status(self, *, timeout: float = T.STATUS_S, retries: int = T.REQUEST_RETRIES) -> proto.BoardStatus:
-        return proto.BoardStatus.decode(self.request(MessageType.STATUS, timeout=timeout, retries=retries).payload)
+    def status(self, *, timeout: float = T.STATUS_S, retries: int = T.REQUEST_RETRIES) -> msg.BoardStatus:
+        return msg.BoardStatus.decode(self.request(MessageType.STATUS, timeout=timeout, retries=retries).payload)
 
-    def ping(self, *, timeout: float = T.PING_S, retries: int = T.PING_RETRIES) -> proto.Pulse:
-        pulse = proto.Pulse.decode(self.request(MessageType.PING, timeout=timeout, retries=retries).payload)
+    def ping(self, *, timeout: float = T.PING_S, retries: int = T.PING_RETRIES) -> msg.Pulse:
+        pulse = msg.Pulse.decode(self.request(MessageType.PING, timeout=timeout, retries=retries).payload)
         self.last_pulse = pulse
         return pulse
 

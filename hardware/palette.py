@@ -13,10 +13,14 @@ DEFAULT_BRIGHTNESS = 4
 
 SKUNK_MARKER_RGB = (60, 60, 60)
 DOUBLE_SKUNK_MARKER_RGB = (60, 0, 60)
-WIN_HEAD_RGB = (255, 255, 255)
-STATUS_WAITING_RGB = (0, 0, 80)   # no host has said hello since power-up
+WIN_HEAD_RGB = (255, 255, 255)            # the winner's comet: a plain win
+SKUNK_HEAD_RGB = (255, 110, 0)            # ... a skunk (a loser at or below the skunk line)
+DOUBLE_SKUNK_HEAD_RGB = (255, 0, 140)     # ... a double skunk
+STATUS_WAITING_RGB = (0, 0, 80)   # no host has said hello since power-up, nothing restored
 STATUS_CONNECTED_RGB = (0, 80, 0)
 STATUS_LOST_RGB = (160, 0, 0)     # the host went quiet: the last good state stays on show
+STATUS_IDLE_RGB = (0, 24, 8)      # the host said goodbye (a one-shot command): calm, last state on show
+STATUS_RESTORED_RGB = (120, 60, 0)  # the state shown came from EEPROM at power-on; no host has confirmed it
 
 # Animation geometry: the win comet's head moves one hole per frame, tail of WIN_TAIL holes.
 WIN_FRAME_MS = 50

@@ -1,17 +1,22 @@
-"""What the board shows, as one frozen value: pegs per track, dealer, lines, brightness, animation.
+"""What the board shows, as one frozen value: pegs per track, dealer, lines, brightness,
+animation, games won per track, and the game's length (121, or 61 for the short game).
 
-Tracks are numbered from 0 in Python and from 1 on the command line. A peg position is 0 (the
-start hole), 1..120, or 121 (the game hole).
+Tracks are numbered from 0 in Python and from 1 wherever a person reads or types them. A peg
+position is 0 (the start hole), 1..target-1, or the target (the game hole): 121, or 61 for the
+short game, which runs once round the same board (holes 1..60) into the game hole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hardware.palette import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS
 
 START, GAME_HOLE = 0, 121
+SHORT_GAME = 61
+TARGETS = (GAME_HOLE, SHORT_GAME)
 MIN_TRACKS, MAX_TRACKS = 2, 3
+MAX_GAMES = 3        # games-won LEDs per track
 
 
 class BoardStateError(ValueError):
@@ -38,13 +43,18 @@ class LineError(BoardStateError):
     pass
 
 
+class GamesError(BoardStateError):
+    pass
+
+
 @dataclass(frozen=True)
 class Animation:
-    """A board animation; ``win`` runs a comet along the winner's track."""
+    """A board animation: a comet along the winner's track, coloured by how the game was won
+    (``win``; ``skunk``, a loser at or below the skunk line; ``double_skunk``)."""
 
     kind: str
     track: int
-    KINDS = ("win",)
+    KINDS = ("win", "skunk", "double_skunk")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -72,18 +82,24 @@ class BoardState:
     animation: Animation | None = None
     skunk_line: int | None = 90             # the loser is skunked at or below this score
     double_skunk_line: int | None = None    # e.g. 60 where the rule set has one
+    games: tuple[int, ...] = ()             # games won per track, 0..3 LEDs lit; () = none
+    target: int = GAME_HOLE                 # 121, or 61 for the short game (once round)
 
     def __post_init__(self) -> None:
         pegs = tuple(tuple(p) for p in self.pegs)
         object.__setattr__(self, "pegs", pegs)
         if not MIN_TRACKS <= len(pegs) <= MAX_TRACKS:
             raise PegError(f"{len(pegs)} tracks: a board has {MIN_TRACKS} or {MAX_TRACKS}")
+        if self.target not in TARGETS:
+            raise PegError(f"a game to {self.target!r}: the board plays to {GAME_HOLE} or {SHORT_GAME}")
+        self._check_games(len(pegs))
+        goal = self.target
         for t, peg in enumerate(pegs):
             if len(peg) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in peg):
                 raise PegError(f"track {t + 1}: pegs must be two whole numbers (front, back)")
             front, back = peg
-            if not START <= front <= GAME_HOLE:
-                raise PegError(f"track {t + 1}: front peg {front} is off the board (0..{GAME_HOLE})")
+            if not START <= front <= goal:
+                raise PegError(f"track {t + 1}: front peg {front} is off the board (0..{goal})")
             if not START <= back <= front or (back == front and front != START):
                 raise PegError(f"track {t + 1}: back peg {back} must be behind the front peg {front}")
         if self.dealer is not None and not (isinstance(self.dealer, int) and 0 <= self.dealer < len(pegs)):
@@ -95,15 +111,37 @@ class BoardState:
             raise AnimationError(f"animation on track {self.animation.track + 1} of a {len(pegs)}-track board")
         for name in ("skunk_line", "double_skunk_line"):
             line = getattr(self, name)
-            if line is not None and not (isinstance(line, int) and 1 <= line < GAME_HOLE - 1):
-                raise LineError(f"{name.replace('_', ' ')} {line!r} must be a hole 1..{GAME_HOLE - 2}")
+            if line is not None and not (isinstance(line, int) and 1 <= line < goal - 1):
+                raise LineError(f"{name.replace('_', ' ')} {line!r} must be a hole 1..{goal - 2}")
         if self.skunk_line and self.double_skunk_line and self.double_skunk_line >= self.skunk_line:
             raise LineError(f"double skunk line {self.double_skunk_line} must be below the skunk line "
                             f"{self.skunk_line} (a double skunk is the deeper one)")
 
+    def _check_games(self, tracks: int) -> None:
+        games = tuple(self.games) if self.games else (0,) * tracks
+        object.__setattr__(self, "games", games)
+        if len(games) != tracks:
+            raise GamesError(f"games won for {len(games)} tracks on a {tracks}-track board")
+        for t, won in enumerate(games):
+            if not (isinstance(won, int) and not isinstance(won, bool) and 0 <= won <= MAX_GAMES):
+                raise GamesError(f"track {t + 1}: {won!r} games won; the board shows 0..{MAX_GAMES}")
+
     @property
     def tracks(self) -> int:
         return len(self.pegs)
+
+    @property
+    def winner(self) -> int | None:
+        """The track whose front peg is in the game hole, if any."""
+        return next((t for t, (front, _) in enumerate(self.pegs) if front == self.target), None)
+
+    @staticmethod
+    def parse_games(text: str) -> tuple[int, ...]:
+        """``1,0,2`` -> (1, 0, 2): games won per track, tracks numbered from 1 in order."""
+        items = [item.strip() for item in text.split(",")]
+        if not all(item.isdigit() for item in items):
+            raise GamesError(f"games {text!r}: give whole numbers per track such as 1,0")
+        return tuple(int(item) for item in items)
 
     @classmethod
     def start(cls, tracks: int, **kwargs) -> "BoardState":
@@ -127,8 +165,30 @@ class BoardState:
     def advanced(self, track: int, points: int) -> "BoardState":
         """The state after ``track`` pegs ``points``: the back peg leapfrogs to the old front."""
         front, _ = self.pegs[track]
-        new = min(GAME_HOLE, front + points)
+        new = min(self.target, front + points)
         pegs = list(self.pegs)
         pegs[track] = (new, front) if new != front else self.pegs[track]
-        return BoardState(tuple(pegs), self.dealer, self.brightness, self.animation,
-                          self.skunk_line, self.double_skunk_line)
+        return replace(self, pegs=tuple(pegs))
+
+    def win_kind(self, winner: int) -> str:
+        """How a win by ``winner`` is shown: the deepest loser decides (skunk, double skunk)."""
+        lowest = min(front for t, (front, _) in enumerate(self.pegs) if t != winner)
+        if self.double_skunk_line and lowest <= self.double_skunk_line:
+            return "double_skunk"
+        if self.skunk_line and lowest <= self.skunk_line:
+            return "skunk"
+        return "win"
+
+    def pegged(self, track: int, points: int) -> "BoardState":
+        """What the board itself does for PEG (and a +1/+2 button): ``advanced``, and a peg into
+        the game hole starts the winner's animation, coloured by skunk."""
+        if not 0 <= track < self.tracks:
+            raise PegError(f"track {track + 1}: the board has tracks 1..{self.tracks}")
+        if points < 1:
+            raise PegError(f"peg {points} points: pegging moves forward by 1 or more (undo takes a peg back)")
+        if self.pegs[track][0] >= self.target:
+            raise PegError(f"track {track + 1} has pegged out: undo, or start a new game")
+        state = self.advanced(track, points)
+        if state.pegs[track][0] == self.target and state.animation is None:
+            state = replace(state, animation=Animation(state.win_kind(track), track))
+        return state

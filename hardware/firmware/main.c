@@ -1,38 +1,38 @@
-/* Crib board firmware: keeps the whole board state the host last sent and shows it.
+/* Crib board firmware: keeps the whole board state the host last sent (or a button pegged) and
+ * shows it; keeps it in EEPROM across resets and power cuts.
  *
- * The main loop drains the UART ring into the frame decoder; a valid SET_STATE is checked,
- * rendered into the LED buffer and acknowledged before the strip is refreshed (the refresh is
- * skipped while newer bytes wait). Bad input only ever costs the frame it arrived in. */
+ * The main loop drains the UART ring into the frame decoder; a valid request is checked,
+ * applied, rendered into the LED buffer and answered before the strip is refreshed (the refresh
+ * is skipped while newer bytes wait). Bad input only ever costs the frame it arrived in.
+ * Versioning: every request has a minimum length; bytes past the fields this firmware knows
+ * are ignored, so a newer host's trailing fields never make it refuse a request. */
 #include <avr/interrupt.h>
 #include <avr/io.h>
 #include <avr/pgmspace.h>
 #include <avr/sleep.h>
 #include <avr/wdt.h>
 #include <string.h>
+#include "board.h"
+#include "buttons.h"
 #include "frame.h"
-#include "geometry.h"
 #include "protocol.h"
+#include "store.h"
 #include "uart.h"
 #include "ws2812.h"
 
-#define STATE_LEN (1 + 2 * TRACKS + 6)
-#define LED_BYTES (LED_COUNT * 3)
+enum { LINK_WAITING, LINK_CONNECTED, LINK_LOST, LINK_IDLE };
 
-enum { STATUS_WAITING, STATUS_CONNECTED, STATUS_LOST };
-
-static uint8_t leds[LED_BYTES];
-static uint8_t state[STATE_LEN];      /* the last good SET_STATE payload, as received */
-static uint8_t has_state;
-static uint8_t link_status = STATUS_WAITING;
+static uint8_t link_status = LINK_WAITING;
 static uint8_t hello_seen;
-static uint8_t anim_frame;
-static uint8_t show_pending;
-static uint16_t led_crc;
-static uint32_t frames_shown;
+static uint8_t restored;      /* showing the EEPROM's state; cleared when a host or a button acts */
+static uint8_t dirty, save_now;
 static uint16_t naks_sent;
+static uint32_t frames_shown;
+static uint8_t out[MAX_PAYLOAD]; /* every reply is built here: replies never nest, and the stack stays small */
+static uint16_t events;       /* button presses since power-up */
 static uint8_t heartbeat_seq;
 static uint8_t reset_flags __attribute__((section(".noinit"))); /* set in .init3, before .bss is cleared */
-static uint32_t last_valid_ms, last_heartbeat_ms, last_anim_ms;
+static uint32_t last_valid_ms, last_heartbeat_ms, last_anim_ms, changed_ms, last_tick_ms;
 static volatile uint8_t tick8; /* 1 ms ticks; an 8-bit ISR keeps the strip's pixel gaps short */
 static uint32_t ticks_ms;
 static uint8_t tick8_seen;
@@ -57,101 +57,29 @@ static uint32_t millis(void)
     return ticks_ms;
 }
 
-/* --- rendering (hardware/leds.py is the host's copy of these rules) --- */
-#define ST_TRACKS 0
-#define ST_PEGS 1
-#define ST_DEALER (1 + 2 * TRACKS)
-#define ST_BRIGHTNESS (ST_DEALER + 1)
-#define ST_ANIM (ST_DEALER + 2)
-#define ST_ANIM_TRACK (ST_DEALER + 3)
-#define ST_SKUNK (ST_DEALER + 4)
-#define ST_DOUBLE_SKUNK (ST_DEALER + 5)
-
-static uint8_t level_scale;
-
-static uint8_t scale(uint8_t value) { return (uint8_t)(((uint16_t)value * (uint16_t)(level_scale + 1)) >> 8); }
-static uint8_t dim(uint8_t value) { return value ? (value >> 2 ? value >> 2 : 1) : 0; }
-
-static void set_led(uint16_t led, uint8_t r, uint8_t g, uint8_t b)
-{
-    uint8_t *p = leds + led * 3;
-    p[0] = g;
-    p[1] = r;
-    p[2] = b;
-}
-
-static void set_scaled(uint16_t led, const uint8_t *rgb_P, uint8_t shift)
-{
-    set_led(led, scale(pgm_read_byte(rgb_P)) >> shift, scale(pgm_read_byte(rgb_P + 1)) >> shift,
-            scale(pgm_read_byte(rgb_P + 2)) >> shift);
-}
-
-static uint16_t hole_led(uint8_t track, uint8_t position) { return pgm_read_word(&HOLE_LED[track][position]); }
-
 static void render(void)
 {
-    memset(leds, 0, sizeof leds);
-    uint8_t level = has_state ? state[ST_BRIGHTNESS] : DEFAULT_BRIGHTNESS;
-    level_scale = pgm_read_byte(&BRIGHTNESS_SCALE[level - 1]);
-    if (has_state) {
-        for (uint8_t t = 0; t < TRACKS; t++) {
-            if (state[ST_SKUNK])
-                set_scaled(hole_led(t, state[ST_SKUNK] + 1), SKUNK_MARKER_RGB, 0);
-            if (state[ST_DOUBLE_SKUNK])
-                set_scaled(hole_led(t, state[ST_DOUBLE_SKUNK] + 1), DOUBLE_SKUNK_MARKER_RGB, 0);
-        }
-        if (state[ST_DEALER] != NO_DEALER)
-            set_scaled(pgm_read_word(&DEALER_LED[state[ST_DEALER]]), TRACK_RGB[state[ST_DEALER]], 0);
-        for (uint8_t t = 0; t < TRACKS; t++) {
-            uint8_t r = scale(pgm_read_byte(&TRACK_RGB[t][0]));
-            uint8_t g = scale(pgm_read_byte(&TRACK_RGB[t][1]));
-            uint8_t b = scale(pgm_read_byte(&TRACK_RGB[t][2]));
-            set_led(hole_led(t, state[ST_PEGS + 2 * t + 1]), dim(r), dim(g), dim(b));
-            set_led(hole_led(t, state[ST_PEGS + 2 * t]), r, g, b);
-        }
-        if (state[ST_ANIM] == ANIM_WIN) {
-            /* a comet running along the winner's holes 1..121, head first, tail halving */
-            uint8_t head = (uint8_t)(anim_frame % GAME_HOLE + 1);
-            for (uint8_t k = 0; k < WIN_TAIL && k < head; k++)
-                set_scaled(hole_led(state[ST_ANIM_TRACK], head - k), WIN_HEAD_RGB, k);
-        }
-    }
-    const uint8_t *status_rgb = link_status == STATUS_CONNECTED ? STATUS_CONNECTED_RGB
-                                : link_status == STATUS_LOST    ? STATUS_LOST_RGB
-                                                                : STATUS_WAITING_RGB;
-    set_scaled(STATUS_LED, status_rgb, 0);
-    led_crc = crc16(0xFFFF, leds, LED_BYTES);
-    show_pending = 1;
+    static const uint8_t LOOK[] = {LOOK_WAITING, LOOK_CONNECTED, LOOK_LOST, LOOK_IDLE};
+    board_render(restored ? LOOK_RESTORED : LOOK[link_status]);
 }
 
-static uint8_t state_valid(const uint8_t *s, uint8_t len)
+static void changed(void)
 {
-    if (len != STATE_LEN || s[ST_TRACKS] != TRACKS)
-        return 0;
-    for (uint8_t t = 0; t < TRACKS; t++) {
-        uint8_t front = s[ST_PEGS + 2 * t], back = s[ST_PEGS + 2 * t + 1];
-        if (front > GAME_HOLE || back > front || (back == front && front != 0))
-            return 0;
-    }
-    if (s[ST_DEALER] != NO_DEALER && s[ST_DEALER] >= TRACKS)
-        return 0;
-    if (s[ST_BRIGHTNESS] < 1 || s[ST_BRIGHTNESS] > BRIGHTNESS_LEVELS)
-        return 0;
-    if (s[ST_ANIM] == ANIM_NONE ? s[ST_ANIM_TRACK] != 0 : (s[ST_ANIM] != ANIM_WIN || s[ST_ANIM_TRACK] >= TRACKS))
-        return 0;
-    if (s[ST_SKUNK] >= GAME_HOLE - 1 || s[ST_DOUBLE_SKUNK] >= GAME_HOLE - 1)
-        return 0;
-    return 1;
+    restored = 0;
+    dirty = 1;
+    changed_ms = millis();
+    render();
 }
 
-/* --- requests --- */
+/* --- replies --- */
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
 
 static uint8_t flags(void)
 {
-    return (hello_seen ? FLAG_HELLO_SEEN : 0) | (link_status == STATUS_LOST ? FLAG_HOST_LOST : 0) |
-           (has_state && state[ST_ANIM] != ANIM_NONE ? FLAG_ANIMATING : 0) | (has_state ? FLAG_HAS_STATE : 0);
+    return (hello_seen ? FLAG_HELLO_SEEN : 0) | (link_status == LINK_LOST ? FLAG_HOST_LOST : 0) |
+           (has_state && state[ST_ANIM] != ANIM_NONE ? FLAG_ANIMATING : 0) | (has_state ? FLAG_HAS_STATE : 0) |
+           (restored ? FLAG_RESTORED : 0) | (link_status == LINK_IDLE ? FLAG_HOST_LEFT : 0);
 }
 
 static void nak(uint8_t seq, uint8_t reason, uint8_t detail)
@@ -159,6 +87,26 @@ static void nak(uint8_t seq, uint8_t reason, uint8_t detail)
     uint8_t p[4] = {reason, detail, PROTOCOL_MAJOR, PROTOCOL_MINOR};
     naks_sent++;
     frame_send(MSG_NAK, seq, p, sizeof p);
+}
+
+/* led_crc u16, flags, n, the n-byte state: the reply to PEG and UNDO, the tail of a BUTTON event */
+static uint8_t put_state(uint8_t *out)
+{
+    put16(out, led_crc);
+    out[2] = flags();
+    out[3] = has_state ? STATE_LEN : 0;
+    memcpy(out + 4, state, out[3]);
+    return (uint8_t)(4 + out[3]);
+}
+
+static void pulse(uint8_t type, uint8_t seq)
+{
+    uint8_t p[9];
+    put32(p, millis());
+    put16(p + 4, led_crc);
+    p[6] = flags();
+    put16(p + 7, events);
+    frame_send(type, seq, p, sizeof p);
 }
 
 static void set_link_status(uint8_t status)
@@ -169,115 +117,145 @@ static void set_link_status(uint8_t status)
     }
 }
 
+static void hello(uint8_t seq)
+{
+    static const char name[] PROGMEM = GEOMETRY_NAME;
+    uint8_t n = (uint8_t)strlen_P(name);
+    out[0] = PROTOCOL_MAJOR;
+    out[1] = PROTOCOL_MINOR;
+    out[2] = FIRMWARE_MAJOR;
+    out[3] = FIRMWARE_MINOR;
+    out[4] = FIRMWARE_PATCH;
+    out[5] = TRACKS;
+    put16(out + 6, LED_COUNT);
+    put16(out + 8, GEOMETRY_ID);
+    memcpy_P(out + 10, name, n + 1); /* 1.1: the name ends with its 0x00, then the features */
+    out[11 + n] = FEATURE_EEPROM | FEATURE_BUTTONS | FEATURE_GAMES;
+    hello_seen = 1;
+    frame_send(MSG_HELLO | MSG_REPLY, seq, out, (uint8_t)(12 + n));
+    set_link_status(LINK_CONNECTED);
+}
+
+static void status(uint8_t seq)
+{
+    out[0] = flags();
+    put32(out + 1, millis());
+    put16(out + 5, led_crc);
+    put32(out + 7, frames_shown);
+    put16(out + 11, frame_crc_errors);
+    put16(out + 13, frame_format_errors);
+    put16(out + 15, uart_rx_overflows);
+    put16(out + 17, naks_sent);
+    out[19] = reset_flags;
+    out[20] = has_state ? STATE_LEN : 0;
+    memcpy(out + 21, state, out[20]);
+    uint8_t *tail = out + 21 + out[20]; /* 1.1 */
+    put32(tail, store_records);
+    put16(tail + 4, store_saves);
+    put16(tail + 6, anim_frame);
+    put16(tail + 8, events);
+    frame_send(MSG_STATUS | MSG_REPLY, seq, out, (uint8_t)(tail + 10 - out));
+}
+
 static void handle(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t len)
 {
-    uint8_t out[MAX_PAYLOAD];
+    static const uint8_t MIN_LEN[] = {0, 2, 1, 3, 0, 0, 0, 2, 1}; /* by type 0x00..0x08 */
+    uint8_t reason;
     last_valid_ms = millis();
-    if (type == MSG_HELLO) {
-        if (len < 2)
-            return nak(seq, NAK_LENGTH, type);
-        if (p[0] != PROTOCOL_MAJOR)
-            return nak(seq, NAK_VERSION, p[0]);
-        static const char name[] PROGMEM = GEOMETRY_NAME;
-        out[0] = PROTOCOL_MAJOR;
-        out[1] = PROTOCOL_MINOR;
-        out[2] = FIRMWARE_MAJOR;
-        out[3] = FIRMWARE_MINOR;
-        out[4] = FIRMWARE_PATCH;
-        out[5] = TRACKS;
-        put16(out + 6, LED_COUNT);
-        put16(out + 8, GEOMETRY_ID);
-        strcpy_P((char *)out + 10, name);
-        hello_seen = 1;
-        frame_send(MSG_HELLO | MSG_REPLY, seq, out, (uint8_t)(10 + strlen_P(name)));
-        set_link_status(STATUS_CONNECTED);
-        return;
-    }
+    if (type >= sizeof MIN_LEN || type == 0)
+        return nak(seq, NAK_UNKNOWN_TYPE, type);
+    if (len < MIN_LEN[type])
+        return nak(seq, NAK_LENGTH, type);
+    if (type == MSG_HELLO)
+        return p[0] == PROTOCOL_MAJOR ? hello(seq) : nak(seq, NAK_VERSION, p[0]);
     if (!hello_seen)
         return nak(seq, NAK_NO_HELLO, type);
-    set_link_status(STATUS_CONNECTED);
+    set_link_status(LINK_CONNECTED);
     switch (type) {
     case MSG_SET_STATE: {
-        if (len != STATE_LEN)
-            return nak(seq, NAK_LENGTH, type);
-        if (!state_valid(p, len))
-            return nak(seq, NAK_VALUE, type);
-        /* idempotent: the same state again changes nothing (an animation keeps running) */
-        uint8_t same = has_state && memcmp(state, p, STATE_LEN) == 0;
-        if (!same) {
-            if (!has_state || state[ST_ANIM] != p[ST_ANIM] || state[ST_ANIM_TRACK] != p[ST_ANIM_TRACK]) {
-                anim_frame = 0;
-                last_anim_ms = millis();
-            }
-            memcpy(state, p, STATE_LEN);
-            has_state = 1;
-            render();
-        }
-        put16(out, crc16(0xFFFF, state, STATE_LEN));
+        uint8_t different;
+        if ((reason = board_set(p, len, &different)) != 0)
+            return nak(seq, reason, type);
+        if (different || restored)
+            changed(); /* the same state again: nothing redrawn, nothing saved (but confirmed) */
+        put16(out, crc16(0xFFFF, p, len)); /* of the payload as received, trailing bytes too */
         put16(out + 2, led_crc);
         out[4] = flags();
-        frame_send(MSG_SET_STATE | MSG_REPLY, seq, out, 5);
-        return;
+        return frame_send(MSG_SET_STATE | MSG_REPLY, seq, out, 5);
     }
     case MSG_READBACK: {
-        if (len != 3)
-            return nak(seq, NAK_LENGTH, type);
         uint16_t offset = p[0] | (uint16_t)p[1] << 8;
         uint8_t count = p[2];
         if (count > READBACK_MAX || offset > LED_BYTES || count > LED_BYTES - offset)
             return nak(seq, NAK_VALUE, type);
         put16(out, offset);
         memcpy(out + 2, leds + offset, count);
-        frame_send(MSG_READBACK | MSG_REPLY, seq, out, (uint8_t)(count + 2));
-        return;
+        return frame_send(MSG_READBACK | MSG_REPLY, seq, out, (uint8_t)(count + 2));
     }
-    case MSG_STATUS: {
-        if (len != 0)
-            return nak(seq, NAK_LENGTH, type);
+    case MSG_STATUS:
+        return status(seq);
+    case MSG_PING:
+        return pulse(MSG_PING | MSG_REPLY, seq);
+    case MSG_BYE:
+        hello_seen = 0;
+        save_now = dirty;         /* nothing more will change soon: keep it now */
+        set_link_status(LINK_IDLE);
         out[0] = flags();
-        put32(out + 1, millis());
-        put16(out + 5, led_crc);
-        put32(out + 7, frames_shown);
-        put16(out + 11, frame_crc_errors);
-        put16(out + 13, frame_format_errors);
-        put16(out + 15, uart_rx_overflows);
-        put16(out + 17, naks_sent);
-        out[19] = reset_flags;
-        out[20] = has_state ? STATE_LEN : 0;
-        memcpy(out + 21, state, has_state ? STATE_LEN : 0);
-        frame_send(MSG_STATUS | MSG_REPLY, seq, out, (uint8_t)(21 + out[20]));
-        return;
-    }
-    case MSG_PING: {
-        put32(out, millis());
-        put16(out + 4, led_crc);
-        out[6] = flags();
-        frame_send(MSG_PING | MSG_REPLY, seq, out, 7);
-        return;
-    }
+        return frame_send(MSG_BYE | MSG_REPLY, seq, out, 1);
+    case MSG_PEG:
+    case MSG_UNDO:
+        reason = type == MSG_PEG ? board_peg(p[0], p[1]) : board_undo(p[0]);
+        if (reason)
+            return nak(seq, reason, type);
+        changed();
+        return frame_send(type | MSG_REPLY, seq, out, put_state(out));
     default:
         return nak(seq, NAK_UNKNOWN_TYPE, type);
     }
 }
 
+static void button(uint8_t index)
+{
+    static const uint8_t ACTION[] = {BUTTON_PLUS1, BUTTON_PLUS2, BUTTON_UNDO};
+    uint8_t track = index / 3, action = ACTION[index % 3];
+    uint8_t reason = action == BUTTON_UNDO ? board_undo(track) : board_peg(track, action);
+    events++;
+    if (!reason)
+        changed();
+    if (!hello_seen)
+        return; /* no host to tell; a host learns the state from STATUS or the next event */
+    put16(out, events);
+    out[2] = track;
+    out[3] = action;
+    out[4] = reason;
+    frame_send(MSG_BUTTON, (uint8_t)events, out, (uint8_t)(5 + put_state(out + 5)));
+}
+
 static void periodic(void)
 {
     uint32_t now = millis();
-    if (hello_seen && link_status == STATUS_CONNECTED && now - last_valid_ms > HOST_TIMEOUT_MS)
-        set_link_status(STATUS_LOST); /* the pegs stay as they were */
+    if (hello_seen && link_status == LINK_CONNECTED && now - last_valid_ms > HOST_TIMEOUT_MS)
+        set_link_status(LINK_LOST); /* the pegs stay as they were */
     if (hello_seen && now - last_heartbeat_ms >= HEARTBEAT_MS) {
-        uint8_t p[7];
         last_heartbeat_ms = now;
-        put32(p, now);
-        put16(p + 4, led_crc);
-        p[6] = flags();
-        frame_send(MSG_HEARTBEAT, heartbeat_seq++, p, sizeof p);
+        pulse(MSG_HEARTBEAT, heartbeat_seq++);
     }
     if (has_state && state[ST_ANIM] != ANIM_NONE && now - last_anim_ms >= WIN_FRAME_MS) {
         last_anim_ms = now;
-        anim_frame++;
+        board_animate();
         render();
     }
+    if (now != last_tick_ms) {
+        last_tick_ms = now;
+        uint8_t pressed = buttons_poll();
+        if (pressed)
+            button((uint8_t)(pressed - 1));
+    }
+    if (dirty && !store_busy() && (save_now || now - changed_ms >= SAVE_AFTER_MS)) {
+        store_begin(state);
+        dirty = save_now = 0;
+    }
+    store_poll();
 }
 
 int main(void)
@@ -285,11 +263,16 @@ int main(void)
     wdt_enable(WDTO_2S);
     uart_init();
     ws2812_init();
+    buttons_init();
     TCCR1A = 0;
     TCCR1B = _BV(WGM12) | _BV(CS11) | _BV(CS10); /* CTC, clk/64 */
     OCR1A = F_CPU / 64 / 1000 - 1;                /* 1 ms */
     TIMSK1 = _BV(OCIE1A);
     set_sleep_mode(SLEEP_MODE_IDLE);
+    {
+        uint8_t kept[STATE_LEN];
+        restored = store_load(kept) && board_restore(kept);
+    }
     sei();
     render();
     for (;;) {

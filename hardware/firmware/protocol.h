@@ -3,9 +3,9 @@
 #define PROTOCOL_H
 
 #define PROTOCOL_MAJOR 1
-#define PROTOCOL_MINOR 0
+#define PROTOCOL_MINOR 1
 #define FIRMWARE_MAJOR 1
-#define FIRMWARE_MINOR 0
+#define FIRMWARE_MINOR 1
 #define FIRMWARE_PATCH 0
 
 /* Host -> board requests; the reply type is the request type | 0x80. */
@@ -14,8 +14,12 @@
 #define MSG_READBACK  0x03
 #define MSG_STATUS    0x04
 #define MSG_PING      0x05
+#define MSG_BYE       0x06 /* 1.1: the host leaves on purpose */
+#define MSG_PEG       0x07 /* 1.1: track, points */
+#define MSG_UNDO      0x08 /* 1.1: track (0xFF: the track pegged last) */
 #define MSG_REPLY     0x80
 #define MSG_HEARTBEAT 0xC0 /* board -> host, unsolicited, seq counts heartbeats */
+#define MSG_BUTTON    0xC1 /* 1.1: board -> host, unsolicited: a button was pressed */
 #define MSG_NAK       0xFF /* payload: reason, then detail */
 
 #define NAK_VERSION      1
@@ -26,6 +30,12 @@
 
 #define ANIM_NONE 0
 #define ANIM_WIN  1
+#define ANIM_SKUNK 2        /* 1.1 */
+#define ANIM_DOUBLE_SKUNK 3 /* 1.1 */
+#define UNDO_LAST_PEGGED 0xFF
+#define BUTTON_PLUS1 1
+#define BUTTON_PLUS2 2
+#define BUTTON_UNDO  3
 #define NO_DEALER 0xFF
 
 #define MAX_PAYLOAD   68 /* a read-back chunk of 64 LED bytes plus its offset */
@@ -37,5 +47,14 @@
 #define FLAG_HOST_LOST  0x02
 #define FLAG_ANIMATING  0x04
 #define FLAG_HAS_STATE  0x08
+#define FLAG_RESTORED   0x10 /* 1.1: showing the state kept in EEPROM; no host has confirmed it */
+#define FLAG_HOST_LEFT  0x20 /* 1.1: the host said goodbye: idle, not lost */
+
+/* 1.1: HELLO reply, after the geometry name's terminating 0x00 */
+#define FEATURE_EEPROM  0x01
+#define FEATURE_BUTTONS 0x02
+#define FEATURE_GAMES   0x04 /* games won, short game, skunk animations, PEG/UNDO */
+
+#define SAVE_AFTER_MS 5000 /* the state is written to EEPROM once unchanged this long */
 
 #endif

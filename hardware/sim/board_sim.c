@@ -1,7 +1,13 @@
 /* Runs the crib board firmware in simavr: UART0 <-> a pseudo-terminal, WS2812 pin -> LED frames.
  *
- *   board_sim FIRMWARE.elf [--link PATH] [--fast]
+ *   board_sim FIRMWARE.elf [--link PATH] [--fast] [--reset-on-open MS] [--eeprom FILE]
  *
+ * --reset-on-open MS: each time a host opens the port the board resets, as an Uno/Nano does when
+ * DTR rises, and the bootloader holds it MS milliseconds (input meanwhile is lost) before the
+ * firmware starts again. --eeprom FILE: the EEPROM is loaded from FILE and written back to it
+ * (within 0.1 s of a change, and at exit), so it survives simulator restarts like a power cut.
+ * Standard input takes commands: "press I MS" holds button I (0..8: PB0..PB4, PC0..PC3) low for
+ * MS milliseconds of simulated time.
  * --fast lets simulated time run ahead of the wall clock while received bytes wait (for soak
  * tests); by default the UART runs at its real baud rate in wall-clock time.
  * Prints "PTY <device>" once the UART is bridged (and points the symlink PATH at it, so parallel
@@ -12,6 +18,7 @@
  * a frame, counts as a timing violation. The line low for 50 us latches the frame. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <time.h>
@@ -23,8 +30,10 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "avr_eeprom.h"
 #include "avr_ioport.h"
 #include "avr_uart.h"
+#include "sim_cycle_timers.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
 
@@ -165,8 +174,150 @@ static int open_pty(char *name, size_t size)
     return 0;
 }
 
+/* --- reset on open: the host's open shows as the master's hang-up ending --- */
+static long reset_on_open_ms = -1;
+static int port_open;
+static struct timespec boot_until;
+static int booting;
+
+static void release_buttons(void);
+
+static double seconds_until(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(t->tv_sec - now.tv_sec) + (double)(t->tv_nsec - now.tv_nsec) / 1e9;
+}
+
+static void check_port(void)
+{
+    struct pollfd fd = {.fd = pty_master, .events = POLLIN};
+    poll(&fd, 1, 0);
+    int open_now = !(fd.revents & POLLHUP);
+    if (open_now && !port_open) {
+        /* DTR rose: reset, then the bootloader keeps the chip (and eats its input) a while */
+        clock_gettime(CLOCK_MONOTONIC, &boot_until);
+        boot_until.tv_sec += reset_on_open_ms / 1000;
+        boot_until.tv_nsec += (reset_on_open_ms % 1000) * 1000000L;
+        if (boot_until.tv_nsec >= 1000000000L) {
+            boot_until.tv_sec++;
+            boot_until.tv_nsec -= 1000000000L;
+        }
+        booting = 1;
+        pending_len = pending_pos = 0;
+    }
+    port_open = open_now;
+}
+
+static void finish_boot(void)
+{
+    uint8_t junk[256];
+    while (read(pty_master, junk, sizeof junk) > 0)
+        ;
+    avr_reset(avr);
+    release_buttons();
+    uart_xon = 1;
+    booting = 0;
+}
+
+/* --- EEPROM kept in a file --- */
+static const char *eeprom_path;
+static uint8_t eeprom_saved[4096];
+static uint32_t eeprom_size;
+
+static uint8_t *eeprom_bytes(void)
+{
+    avr_eeprom_desc_t desc = {.ee = NULL, .offset = 0, .size = eeprom_size};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &desc);
+    return desc.ee;
+}
+
+static void eeprom_load(void)
+{
+    eeprom_size = avr->e2end + 1;
+    uint8_t buf[4096];
+    memset(buf, 0xFF, eeprom_size); /* an erased EEPROM */
+    FILE *f = fopen(eeprom_path, "rb");
+    if (f) {
+        size_t n = fread(buf, 1, eeprom_size, f);
+        (void)n;
+        fclose(f);
+    }
+    avr_eeprom_desc_t desc = {.ee = buf, .offset = 0, .size = eeprom_size};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_SET, &desc);
+    memcpy(eeprom_saved, buf, eeprom_size);
+}
+
+static void eeprom_save(void)
+{
+    uint8_t *now = eeprom_bytes();
+    if (!now || memcmp(now, eeprom_saved, eeprom_size) == 0)
+        return;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", eeprom_path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    int ok = fwrite(now, 1, eeprom_size, f) == eeprom_size;
+    ok = fclose(f) == 0 && ok;
+    if (ok && rename(tmp, eeprom_path) == 0) /* a whole image or the previous one, never half */
+        memcpy(eeprom_saved, now, eeprom_size);
+}
+
+/* --- buttons, pressed from standard input --- */
+#define BUTTON_PINS 9
+static avr_irq_t *button_irq[BUTTON_PINS];
+static char command[128];
+static size_t command_len;
+
+static avr_cycle_count_t release_button(avr_t *core, avr_cycle_count_t when, void *param)
+{
+    (void)core;
+    (void)when;
+    avr_raise_irq(button_irq[(intptr_t)param], 1);
+    return 0;
+}
+
+static void release_buttons(void)
+{
+    /* simavr has no pull-ups: drive every button pin high (released), low first so it registers */
+    for (int i = 0; i < BUTTON_PINS; i++) {
+        avr_raise_irq(button_irq[i], 0);
+        avr_raise_irq(button_irq[i], 1);
+    }
+}
+
+static void run_command(const char *line)
+{
+    int button, ms;
+    if (sscanf(line, "press %d %d", &button, &ms) == 2 && button >= 0 && button < BUTTON_PINS && ms > 0) {
+        avr_raise_irq(button_irq[button], 0);
+        avr_cycle_timer_register_usec(avr, (uint32_t)ms * 1000u, release_button, (void *)(intptr_t)button);
+    } else {
+        fprintf(stderr, "board_sim: unknown command: %s\n", line);
+    }
+}
+
+static void read_commands(void)
+{
+    char buf[128];
+    ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+    for (ssize_t i = 0; i < n; i++) {
+        if (buf[i] == '\n') {
+            command[command_len] = 0;
+            run_command(command);
+            command_len = 0;
+        } else if (command_len < sizeof command - 1) {
+            command[command_len++] = buf[i];
+        }
+    }
+}
+
 static void pump_uart(void)
 {
+    if (reset_on_open_ms >= 0)
+        check_port();
+    read_commands();
     if (pending_pos == pending_len) {
         ssize_t n = read(pty_master, pending, sizeof pending);
         pending_pos = 0;
@@ -187,9 +338,9 @@ static void sleep_until_input(avr_t *core, avr_cycle_count_t how_long)
     uint32_t usec = avr_pending_sleep_usec(core, how_long);
     if (!usec)
         return;
-    if (pending_pos < pending_len) {
-        if (!fast)
-            usleep(usec);
+    if (pending_pos < pending_len || (reset_on_open_ms >= 0 && !port_open)) {
+        if (!fast || (reset_on_open_ms >= 0 && !port_open))
+            usleep(usec); /* no host on a resetting port: nothing to wake us but time */
         return;
     }
     struct pollfd fd = {.fd = pty_master, .events = POLLIN};
@@ -251,6 +402,10 @@ int main(int argc, char **argv)
             link_path = argv[++i];
         else if (strcmp(argv[i], "--fast") == 0)
             fast = 1;
+        else if (strcmp(argv[i], "--reset-on-open") == 0 && i + 1 < argc)
+            reset_on_open_ms = atol(argv[++i]);
+        else if (strcmp(argv[i], "--eeprom") == 0 && i + 1 < argc)
+            eeprom_path = argv[++i];
         else {
             fprintf(stderr, "board_sim: unknown argument %s\n", argv[i]);
             return 2;
@@ -274,6 +429,12 @@ int main(int argc, char **argv)
     avr_load_firmware(avr, &firmware);
     avr->log = LOG_ERROR;
     avr->sleep = sleep_until_input;
+    if (eeprom_path)
+        eeprom_load();
+    for (int i = 0; i < BUTTON_PINS; i++)
+        button_irq[i] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(i < 5 ? 'B' : 'C'), i < 5 ? i : i - 5);
+    release_buttons();
+    fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
 
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(DATA_PORT), DATA_PIN), on_data_pin, NULL);
 
@@ -298,9 +459,28 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     signal(SIGPIPE, SIG_IGN);
+    if (reset_on_open_ms >= 0) {
+        close(pty_slave); /* the host's opens and closes must show on the master */
+        pty_slave = -1;
+    }
     int status = cpu_Running;
     uint32_t steps = 0;
+    struct timespec last_save;
+    clock_gettime(CLOCK_MONOTONIC, &last_save);
     while (!stop && status != cpu_Done && status != cpu_Crashed) {
+        if (eeprom_path && seconds_until(&last_save) < -0.1) {
+            eeprom_save();
+            clock_gettime(CLOCK_MONOTONIC, &last_save);
+        }
+        if (booting) {
+            if (seconds_until(&boot_until) > 0) {
+                usleep(1000);
+                check_port();
+                read_commands();
+                continue;
+            }
+            finish_boot();
+        }
         status = avr_run(avr);
         if ((++steps & 255) == 0 || status == cpu_Sleeping)
             pump_uart();
@@ -308,6 +488,8 @@ int main(int argc, char **argv)
             emit_frame();
     }
     remove_link(pty_name);
+    if (eeprom_path)
+        eeprom_save();
     if (status == cpu_Crashed) {
         fprintf(stderr, "board_sim: the firmware crashed at pc 0x%04x\n", avr->pc);
         return 3;

@@ -89,7 +89,7 @@ def test_demo_states_are_a_whole_game_ending_in_the_winners_comet():
 
 class _FakeDriver:
     def __init__(self, tracks=2):
-        self.info = proto.BoardInfo((1, 1), (1, 1, 0), tracks, 247, 0, "2-track")
+        self.info = hardware.BoardInfo((1, 1), (1, 1, 0), tracks, 247, 0, "2-track")
         self.shown = []
 
     def show(self, state):

@@ -17,7 +17,7 @@ def test_set_shows_a_state_on_the_simulated_board(firmware_builds, capsys):
     assert main(["board", "set", "--port", "sim://3-track", "--pegs", "12/8,30/25,5/0", "--dealer", "2",
                  "--brightness", "6", "--double-skunk", "60"]) == 0
     out = capsys.readouterr().out
-    assert "geometry 3-track (3 tracks, 370 LEDs" in out and "shown: pegs 12/8,30/25,5/0" in out
+    assert "geometry 3-track (3 tracks, 379 LEDs" in out and "shown: pegs 12/8,30/25,5/0" in out
 
 
 def test_bad_pegs_are_one_line_and_status_2(capsys):
@@ -44,7 +44,7 @@ def test_render_pictures_the_read_back(firmware_builds, tmp_path, capsys):
     png = tmp_path / "board.png"
     assert main(["board", "render", "--port", "sim://2-track", "--pegs", "121/100,88/80", "--dealer", "1",
                  "--png", str(png)]) == 0
-    assert "of 247 LEDs lit (2-track)" in capsys.readouterr().out
+    assert "of 253 LEDs lit (2-track)" in capsys.readouterr().out
     image = Image.open(png)
     assert image.size[0] > 900 and image.getextrema() != ((92, 92), (58, 58), (30, 30))
 

@@ -30,8 +30,9 @@ def _front(frame, geometry, track, hole):
 def test_handshake_reports_protocol_firmware_and_geometry(sim, link, geometry3):
     info = link.hello()
     assert info.protocol == proto.PROTOCOL_VERSION
-    assert info.firmware == (1, 0, 0)
-    assert (info.geometry_name, info.tracks, info.led_count) == ("3-track", 3, 370)
+    assert info.firmware == (1, 1, 0)
+    assert info.features == proto.Features.EEPROM | proto.Features.BUTTONS | proto.Features.GAMES
+    assert (info.geometry_name, info.tracks, info.led_count) == ("3-track", 3, 379)
     assert info.geometry_id == geometry3.geometry_id
     # the status LED turns from "waiting" to "connected"
     connected = leds.render(geometry3, None, leds.LinkStatus.CONNECTED)
@@ -41,7 +42,7 @@ def test_handshake_reports_protocol_firmware_and_geometry(sim, link, geometry3):
 def test_two_track_board_handshake(firmware_builds):
     with Simulator("2-track") as sim, Link(open_port(sim.url)) as link:
         info = link.hello(geometry=Geometry.load("2-track"))
-        assert (info.tracks, info.led_count) == (2, 247)
+        assert (info.tracks, info.led_count) == (2, 253)
         state = BoardState(((50, 44), (121, 115)), dealer=0)
         link.set_state(state)
         expected = leds.render(Geometry.load("2-track"), state)
@@ -49,7 +50,7 @@ def test_two_track_board_handshake(firmware_builds):
 
 
 def test_version_mismatch_is_refused_clearly(sim, link):
-    with pytest.raises(ProtocolVersionError, match=r"board speaks protocol 1\.0, this host 2\.0"):
+    with pytest.raises(ProtocolVersionError, match=r"board speaks protocol 1\.1, this host 2\.0"):
         link.hello(version=(2, 0))
     # the driver gives up on that board with the same clear error instead of showing anything
     with BoardDriver(sim.url, protocol_version=(2, 0)) as driver:
@@ -82,7 +83,7 @@ def test_states_light_exactly_the_expected_leds(sim, link, geometry3):
         assert ack.led_crc == leds.led_crc(expected)
         frame = sim.wait_for(lambda f: f.grb == expected, 2)
         assert frame is not None, f"the strip never showed {state}"
-        assert frame.led_count == 370
+        assert frame.led_count == 379
         assert link.read_leds() == expected
         assert link.status().state == state
     assert sim.total_violations == 0
@@ -144,7 +145,7 @@ def test_bad_values_are_refused_and_the_last_good_state_stays(sim, link, geometr
         link.request(MessageType.SET_STATE, bytes(bad))
     assert info.value.nak.reason == NakReason.VALUE
     with pytest.raises(BoardRefusedError) as info:
-        link.request(MessageType.SET_STATE, bytes(bad[:-1]))
+        link.request(MessageType.SET_STATE, bytes(bad[:12]))    # shorter than a 1.0 state of 3 tracks
     assert info.value.nak.reason == NakReason.LENGTH
     with pytest.raises(BoardRefusedError) as info:
         link.request(MessageType.READBACK, b"\xff\xff\x10")

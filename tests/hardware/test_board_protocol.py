@@ -76,11 +76,25 @@ def test_state_payload_round_trip(fronts, brightness, data):
     pegs = tuple((f, data.draw(st.integers(0, f - 1)) if f else 0) for f in fronts)
     dealer = data.draw(st.one_of(st.none(), st.integers(0, len(pegs) - 1)))
     win = data.draw(st.one_of(st.none(), st.integers(0, len(pegs) - 1)))
-    state = BoardState(pegs, dealer, brightness, Animation("win", win) if win is not None else None,
-                       data.draw(st.one_of(st.none(), st.integers(1, 119))), None)
+    kind = data.draw(st.sampled_from(Animation.KINDS))
+    games = tuple(data.draw(st.integers(0, 3)) for _ in pegs)
+    state = BoardState(pegs, dealer, brightness, Animation(kind, win) if win is not None else None,
+                       data.draw(st.one_of(st.none(), st.integers(1, 119))), None, games=games)
     payload = proto.encode_state(state)
-    assert len(payload) == 1 + 2 * len(pegs) + 6
+    assert len(payload) == 1 + 2 * len(pegs) + 6 + 1 + len(pegs)      # 1.0 fields, then target and games
     assert proto.decode_state(payload) == state
+    # a newer peer's trailing fields are ignored
+    assert proto.decode_state(payload + bytes(data.draw(st.binary(max_size=8)))) == state
+
+
+def test_a_1_0_state_takes_the_1_1_defaults_and_1_1_states_are_not_sent_to_1_0_boards():
+    plain = BoardState(((12, 8), (30, 25)), dealer=1)
+    old = proto.encode_state(plain, minor=0)
+    assert len(old) == 11 and proto.decode_state(old) == plain            # full game, no games won
+    with pytest.raises(proto.PayloadError, match="update its firmware"):
+        proto.encode_state(BoardState(((12, 8), (30, 25)), target=61, skunk_line=30), minor=0)
+    with pytest.raises(proto.PayloadError, match="too short"):
+        proto.decode_state(old[:-1])
 
 
 @pytest.mark.parametrize("kwargs, error", [
@@ -111,7 +125,7 @@ def test_peg_syntax():
 
 
 def test_geometries_map_every_hole_to_its_own_led():
-    for name, count in (("2-track", 247), ("3-track", 370)):
+    for name, count in (("2-track", 253), ("3-track", 379)):
         geometry = Geometry.load(name)
         assert geometry.led_count == count
         used = [i for track in geometry.hole_leds for i in track]
