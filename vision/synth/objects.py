@@ -102,23 +102,27 @@ def draw_holding_hand(rng: np.random.Generator, image: np.ndarray, pivot, top) -
     up = (top - pivot) / card_h
     across = np.array([-up[1], up[0]])
     side = 1 if rng.random() < 0.5 else -1  # right or left hand
-    palm = pivot - up * card_h * rng.uniform(0.2, 0.4) + across * side * card_h * rng.uniform(-0.05, 0.1)
+    palm = pivot - up * card_h * rng.uniform(0.3, 0.5) + across * side * card_h * rng.uniform(-0.05, 0.1)
     layer = np.zeros((h, w), np.uint8)
     tilt = float(np.degrees(np.arctan2(across[1], across[0])))
-    axes = (int(card_h * rng.uniform(0.36, 0.48)), int(card_h * rng.uniform(0.42, 0.55)))
+    axes = (int(card_h * rng.uniform(0.28, 0.38)), int(card_h * rng.uniform(0.36, 0.46)))
     cv2.ellipse(layer, (int(palm[0]), int(palm[1])), axes, tilt, 0, 360, 255, -1, cv2.LINE_AA)
     wrist = palm - up * card_h * 3.0
-    cv2.line(layer, tuple(int(v) for v in palm), tuple(int(v) for v in wrist), 255, max(4, int(card_h * 0.6)), cv2.LINE_AA)
-    thumb_root = palm + across * side * card_h * 0.3
-    tip = pivot + up * card_h * rng.uniform(0.1, 0.3) + across * side * card_h * rng.uniform(-0.05, 0.2)
-    thick = max(4, int(card_h * rng.uniform(0.14, 0.2)))
+    cv2.line(layer, tuple(int(v) for v in palm), tuple(int(v) for v in wrist), 255, max(4, int(card_h * 0.5)), cv2.LINE_AA)
+    thumb_root = palm + across * side * card_h * 0.25 + up * card_h * 0.1
+    tip = pivot + up * card_h * rng.uniform(0.2, 0.4) - across * side * card_h * rng.uniform(0.0, 0.2)
+    thick = max(4, int(card_h * rng.uniform(0.12, 0.16)))
     cv2.line(layer, tuple(int(v) for v in thumb_root), tuple(int(v) for v in tip), 255, thick, cv2.LINE_AA)
+    # The thumb's own outline: a darker crease where it lies over the palm.
+    crease = np.zeros((h, w), np.uint8)
+    cv2.line(crease, tuple(int(v) for v in thumb_root), tuple(int(v) for v in tip), 255, max(1, thick // 6), cv2.LINE_AA)
     alpha = layer.astype(np.float32)[:, :, None] / 255.0
     shade = cv2.GaussianBlur(layer, (0, 0), max(1.0, card_h * 0.05)).astype(np.float32)[:, :, None] / 255.0
     colour = _skin(rng)
     fill = np.empty_like(image, dtype=np.float32)
     fill[:] = colour
     fill *= 0.7 + 0.4 * shade
+    fill *= 1.0 - 0.25 * cv2.GaussianBlur(crease, (0, 0), max(1.0, thick / 4)).astype(np.float32)[:, :, None] / 255.0
     cv2.circle(fill, (int(tip[0]), int(tip[1])), max(2, thick // 3), tuple(min(255.0, c + 35) for c in colour), -1)
     image[:] = (image.astype(np.float32) * (1 - alpha) + fill * alpha).astype(np.uint8)
     return layer > 127
