@@ -11,7 +11,7 @@ DEB_PACKAGES := librsvg2-bin gnome-cards-data kdegames-card-data-kf5 gimp-data g
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1 avrdude socat \
 	libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1 xvfb xauth
 
-.PHONY: demo test deps venv venv-run firmware bench clean models
+.PHONY: demo test deps venv venv-run firmware bench clean models app screenshots
 
 # Install missing Debian packages only (apt-get needs root; the machines here run as root).
 deps:
@@ -66,3 +66,13 @@ bench: venv
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
+
+# The tablet app: installs Kivy into the venv when it is missing, then starts it.
+app: deps venv-run
+	@$(PY) -c "import kivy" 2>/dev/null || $(PIP) install -q -e '.[app]'
+	$(CRIB) app
+
+# A PNG of every app screen (real rendering, headless) into docs/screenshots/.
+screenshots: deps venv-run
+	@$(PY) -c "import kivy" 2>/dev/null || $(PIP) install -q -e '.[app]'
+	$(PY) -m companion.ui.screenshots docs/screenshots

@@ -70,7 +70,8 @@ class CribApp(App):
     def build(self):
         from companion.ui.screens import build_screens
 
-        Builder.load_file(str(HERE / "app.kv"))
+        if str(HERE / "app.kv") not in Builder.files:
+            Builder.load_file(str(HERE / "app.kv"))
         root = Root()
         sm = root.ids.sm
         sm.transition = NoTransition()

@@ -85,10 +85,10 @@ class Lane:
             except Exception as exc:
                 log.info("%s job failed: %s", self.name, exc)
                 if failed is not None:
-                    self.deliver(lambda exc=exc: failed(exc))
+                    self.deliver(lambda exc=exc, failed=failed: failed(exc))
             else:
                 if done is not None:
-                    self.deliver(lambda value=value: done(value))
+                    self.deliver(lambda value=value, done=done: done(value))
             finally:
                 with self._lock:
                     self._pending -= 1

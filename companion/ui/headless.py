@@ -86,6 +86,15 @@ class Headless:
         """A touch at the middle of ``widget`` (it must be on the screen and enabled)."""
         if widget.disabled:
             raise AssertionError(f"{widget!r} ({getattr(widget, 'text', '')!r}) is disabled")
+        from kivy.uix.scrollview import ScrollView
+
+        parent = widget.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):  # scrolled into view first, as a player would
+                parent.scroll_to(widget, padding=0, animate=False)
+                self.pump(frames=3)
+                break
+            parent = parent.parent
         x, y = widget.to_window(*widget.center)
         self.tap_at(x, y)
 
@@ -115,7 +124,7 @@ class Headless:
     def close(self) -> None:
         from kivy.app import App
 
-        self.companion.shutdown()
+        self.app.dispatch("on_stop")  # shuts the services down; kv's `app` forgets this app
         for child in list(self.window.children):
             self.window.remove_widget(child)
         App._running_app = None

@@ -283,6 +283,9 @@ class Companion:
 
     # --- the end --------------------------------------------------------------------------------
     def shutdown(self) -> None:
+        if getattr(self, "_shut", False):
+            return
+        self._shut = True
         try:
             self.background["game"].call(self._close_session, timeout=10)
             if self._store is not None:

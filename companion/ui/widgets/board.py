@@ -51,11 +51,11 @@ class BoardWidget(Widget):
         return self.x + offset + v, self.top - u
 
     def _steps(self) -> tuple[float, float]:
-        """(step along, step across) in pixels: rows never further apart than 2.2 hole steps."""
+        """(step along, step across) in pixels: rows never further apart than 3.5 hole steps."""
         long_side, short_side = (self.width, self.height) if self.landscape else (self.height, self.width)
         along = long_side / (COLUMNS + 11 * GROUP_GAP + 7)
         rows = 2 * max(self.tracks, 1)
-        return along, min(short_side / (rows + 1), along * 2.2)
+        return along, min(short_side / (rows + 1), along * 3.5)
 
     def hole_uv(self, track: int, hole: int) -> tuple[float, float]:
         along, across = self._steps()

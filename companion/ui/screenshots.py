@@ -1,0 +1,126 @@
+"""``python -m companion.ui.screenshots [OUT]`` (``make screenshots``): a PNG of every screen,
+really rendered headless (SDL offscreen), landscape 1280x800 and, for the table and the show,
+phone portrait 800x1280. A scripted deal in a temporary data folder fills the screens; the
+sample photo is the camera. Each orientation runs in its own process (a window's size is
+fixed when it opens)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
+ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
+SIZES = {"landscape": (1280, 800), "portrait": (800, 1280)}
+PORTRAIT_SCREENS = {"table", "show", "home", "review"}
+
+
+def _value(code: str) -> int:
+    return min("A23456789TJQK".index(code[0]) + 1, 10)
+
+
+def shoot_all(out: Path, orientation: str) -> list[Path]:
+    from companion.ui.camera import FakeCamera
+    from companion.ui.headless import Headless
+
+    size = SIZES[orientation]
+    suffix = "" if orientation == "landscape" else "-portrait"
+    written: list[Path] = []
+    h = Headless(Path(tempfile.mkdtemp(prefix="crib-shots-")), camera=FakeCamera([str(PHOTO)]), size=size)
+
+    def snap(name: str) -> None:
+        if orientation == "landscape" or name.split("-")[0] in PORTRAIT_SCREENS:
+            h.wait()
+            written.append(h.screenshot(out / f"{name}{suffix}.png"))
+
+    try:
+        h.wait()
+        snap("home-tour")
+        home = h.screen("home")
+        for _ in range(3):
+            h.tap(home.ids.tour_next)
+        h.tap(home.ids.new_game)
+        snap("new_game")
+        h.tap(h.screen("new_game").ids.start)
+        h.wait(lambda: h.current == "table")
+        h.app.go("discard")
+        h.screen("discard").set_cards(["5H", "6C", "7D", "8S", "JH", "KS"])
+        snap("discard")
+        for action, args in (("discard", ()), ("cut", ("AD",)), ("lay", ("8S",)), ("lay", ("7H",)),
+                             ("lay", ("8D",))):
+            h.companion.act(action, *args)
+        h.app.go("table")
+        snap("table")
+        h.app.go("pegging")
+        snap("pegging")
+        hands = {0: [c for c in ANN if c != "7H"], 1: [c for c in BEN if c not in ("8S", "8D")]}
+        while h.companion.view.phase == "play":
+            view = h.companion.view
+            playable = [c for c in hands[view.to_act] if view.count + _value(c) <= 31]
+            if playable:
+                hands[view.to_act].remove(playable[0])
+                h.companion.act("lay", playable[0])
+            else:
+                h.companion.act("go")
+            h.wait()
+        h.app.go("show")
+        h.companion.act("show", None, 0)
+        h.wait()
+        h.app.go("show")
+        snap("show-muggins")
+        h.companion.act("muggins", 0)
+        h.companion.act("show", None, None)
+        h.app.go("capture", purpose="show")
+        h.wait(lambda: h.screen("capture").live_line.startswith("Live:"), timeout=60)
+        snap("capture")
+        h.tap(h.screen("capture").ids.shoot)
+        h.wait(lambda: h.current == "review", timeout=60)
+        snap("review")
+        review = h.screen("review")
+        index = next(i for i, c in enumerate(review.review.cards) if c.code == "QH")
+        review.review.correct(index, "QS")
+        review.refresh()
+        h.tap(review.ids.count)
+        h.wait(lambda: h.current == "show" and h.screen("show").total is not None)
+        show = h.screen("show")
+        show.tap_item(0)
+        snap("show")
+        h.app.go("history")
+        snap("history")
+        h.app.go("settings")
+        snap("settings")
+        h.app.go("home")
+        snap("home")
+    finally:
+        h.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--one":
+        out, orientation = Path(argv[2]), argv[1]
+        for path in shoot_all(out, orientation):
+            print(path)
+        return 0
+    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
+               KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"))
+    for orientation in SIZES:
+        result = subprocess.run([sys.executable, "-m", "companion.ui.screenshots", "--one", orientation, str(out)],
+                                env=env, capture_output=True, text=True, cwd=ROOT)
+        if result.returncode:
+            tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+            print(f"screenshots ({orientation}) failed:\n" + "\n".join(tail), file=sys.stderr)
+            return 1
+        print(result.stdout.strip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

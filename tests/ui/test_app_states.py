@@ -1,0 +1,114 @@
+"""The app after a restart (the game resumed where it was), without a board and without a
+camera: it keeps working and says what to do."""
+
+from tests.ui.conftest import SAMPLES
+
+
+def start_game(h, board="none"):
+    home = h.screen("home")
+    while home.tour_page >= 0:
+        h.tap(home.ids.tour_next)
+    h.tap(home.ids.new_game)
+    h.wait()
+    new = h.screen("new_game")
+    new.ids.name0.text, new.ids.name1.text = "Ann", "Ben"
+    new.ids.board.text = board
+    h.tap(new.ids.start)
+    h.wait()
+    h.wait(lambda: h.current == "table", what="the table")
+
+
+def test_resume_after_a_restart(start_app, tmp_path):
+    folder = tmp_path / "games"
+    h = start_app(folder=folder)
+    start_game(h)
+    table = h.screen("table")
+    h.tap(table.ids.deal)
+    h.wait()
+    h.tap(table.ids.cut)
+    h.tap(h.popup().buttons["JD"])  # his heels: the dealer pegs 2
+    h.wait()
+    assert h.companion.view.scores == (2, 0) and table.ids.scores.children[-1].score == "2"
+    h.close()
+
+    again = start_app(folder=folder)
+    home = again.screen("home")
+    assert home.tour_page == -1  # the tour is shown once
+    assert "Resume game 1" == home.ids.resume.text
+    assert any("Ann v Ben" in b.text for b in home.ids.recent.children)
+    again.tap(home.ids.resume)
+    again.wait(lambda: again.current == "table", what="the resumed game")
+    view = again.companion.view
+    assert (view.scores, view.phase, view.starter) == ((2, 0), "play", "JD")
+    table = again.screen("table")
+    assert table.ids.scores.children[-1].score == "2" and "Ben to play" in table.ids.turn.text
+    again.tap(table.ids.undo)  # the journal came back whole: the cut can be undone
+    again.wait()
+    assert again.companion.view.phase == "cut"
+
+
+def test_no_board_the_game_goes_on(start_app):
+    h = start_app()
+    start_game(h, board="none")
+    assert h.companion.sync is None and h.app.board_line in ("no board", "")
+    h.pump(0.6)
+    assert h.app.board_line == "no board"
+    table = h.screen("table")
+    h.tap(table.ids.deal)
+    h.wait()
+    assert h.companion.view.phase == "cut"
+
+
+def test_a_board_that_is_not_there_never_blocks(start_app):
+    h = start_app()
+    start_game(h, board="/dev/crib-companion-no-such-board")
+    table = h.screen("table")
+    h.tap(table.ids.deal)
+    h.wait(timeout=5)
+    assert h.companion.view.phase == "cut"
+    h.pump(0.6)
+    assert "connecting" in h.app.board_line
+
+
+def test_no_camera_offers_files_and_samples(start_app):
+    h = start_app(camera=None)
+    start_game(h)
+    h.app.go("capture", purpose="show")
+    capture = h.screen("capture")
+    assert not capture.has_camera and capture.ids.shoot.disabled
+    assert "No camera" in capture.hint
+    samples = {b.text: b for b in capture.ids.samples.children}
+    assert "hand starter papers" in samples
+    h.tap(samples["hand starter papers"])
+    h.wait(lambda: h.current == "review", what="recognition of a sample")
+    review = h.screen("review")
+    assert review.review.groups()["hand 1"] == ["9H", "6D", "QH", "5C"]
+    assert "QH" in review.ids.problems.text and review.ids.count.disabled
+
+
+def test_an_error_is_shown_in_words(start_app):
+    h = start_app()
+    start_game(h)
+    h.companion.act("cut", "JD", failed=h.app.show_error)  # no deal yet: refused by the session
+    h.wait()
+    assert "cannot come now" in h.app.message and h.app.message_is_error
+    h.tap(h.app.root.ids.banner)
+    assert h.app.message == ""
+
+
+def test_discard_help_ranks_a_typed_deal(start_app):
+    h = start_app()
+    home = h.screen("home")
+    while home.tour_page >= 0:
+        h.tap(home.ids.tour_next)
+    h.tap(home.ids.discard)
+    discard = h.screen("discard")
+    h.tap(discard.ids.six)
+    picker = h.popup()
+    for code in ("5H", "5S", "JD", "6C", "KC", "2H"):
+        h.tap(picker.buttons[code])
+    h.tap(picker.done_button)
+    h.wait()
+    lines = [w.text for w in reversed(discard.ids.options.children)]
+    assert len(lines) == 9 and lines[1].startswith("1. ")
+    assert SAMPLES.exists()

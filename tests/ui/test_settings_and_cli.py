@@ -1,0 +1,27 @@
+"""Settings survive bad files; ``crib app`` without a display says so in one line."""
+
+import json
+import os
+import subprocess
+import sys
+
+from companion.ui import settings as store
+
+
+def test_bad_settings_fall_back_one_by_one(tmp_path):
+    (tmp_path / store.SETTINGS_FILE).write_text(json.dumps({"brightness": 42, "preset": "pub", "sound": "loud",
+                                                            "players": ["Zoe", "Yan"], "unknown": 1}))
+    s = store.load(tmp_path)
+    assert (s.brightness, s.preset, s.sound, s.players) == (4, "pub", True, ("Zoe", "Yan"))
+    store.save(tmp_path, s)
+    assert store.load(tmp_path) == s
+    (tmp_path / store.SETTINGS_FILE).write_text("{not json")
+    assert store.load(tmp_path) == store.Settings()
+
+
+def test_crib_app_without_a_display_is_one_line():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    out = subprocess.run([sys.executable, "-m", "companion", "app"], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "make screenshots" in out.stderr and "Traceback" not in out.stderr
