@@ -47,9 +47,11 @@ def register(subparsers) -> None:
     train.add_argument("--only", choices=("detector", "classifier"), default=None, help="train one model only")
     train.add_argument("--resume-from", type=Path, default=None, metavar="CHECKPOINT",
                        help="continue the detector from this checkpoint (e.g. models/train/detector_last.pt) on "
-                            "fresh scenes instead of training from scratch; needs --epochs")
+                            "fresh scenes instead of training from scratch; with --only classifier, continue "
+                            "the classifier from this classifier.onnx; needs --epochs")
     train.add_argument("--epochs", type=_positive, default=None, help="epochs of the continuation (with --resume-from)")
-    train.add_argument("--images", type=_positive, default=6000, help="scenes rendered for the continuation (default 6000)")
+    train.add_argument("--images", type=_positive, default=None,
+                       help="scenes rendered for the continuation (default 6000 for the detector, 1200 for the classifier)")
     train.add_argument("--threads", type=int, default=None,
                        help="torch threads for the detector (default 2; 1 is faster while the other core is busy, "
                             "see bench/train_speed.py)")
@@ -105,7 +107,16 @@ def _train(args) -> int:
     if args.resume_from is not None:
         if not args.resume_from.is_file():
             raise FileNotFoundError(f"--resume-from: no checkpoint at {args.resume_from}")
-        plan = pipeline.Continuation(args.resume_from, args.epochs, images=args.images, seed=args.data_seed)
+        if args.only == "classifier":
+            # --resume-from names the exported classifier.onnx; --images counts rendered scenes.
+            plan = pipeline.ClassifierContinuation(args.resume_from, args.epochs, seed=args.data_seed,
+                                                   val_seed=args.data_seed + 1,
+                                                   **({"scenes": args.images} if args.images else {}))
+            accuracy = pipeline.continue_classifier(plan, out, work, recipe, log=log, progress=progress_bar)
+            print(f"classifier written to {out / 'classifier.onnx'}; val accuracy {accuracy:.4f}")
+            return 0
+        plan = pipeline.Continuation(args.resume_from, args.epochs, seed=args.data_seed,
+                                     **({"images": args.images} if args.images else {}))
         weights = pipeline.continue_detector(plan, out, work, recipe, log=log, progress=progress_bar)
         print(f"detector written to {out / 'detector.onnx'}; checkpoint {weights}")
         return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -72,3 +73,29 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
     epochs_run = (work / "runs" / "detector_continue" / "results.csv").read_text().strip().splitlines()[1:]
     assert [row.split(",")[0] for row in epochs_run] == ["1"]
     assert not (out / "candidate").exists()
+
+
+def test_classifier_continues_from_its_onnx(tmp_path):
+    """recover_classifier rebuilds the committed classifier exactly (eval mode), and
+    `crib train --only classifier --resume-from classifier.onnx` continues it on v3-mix crops."""
+    import torch
+
+    from companion.cli import main
+    from vision.train import crops_data
+    from vision.train.recover import recover_classifier
+
+    crops, _ = crops_data.scene_crops(crops_data.scene_seed(7, 0), 1, mix="v3", jitter=crops_data.MEASURED_JITTER)
+    assert len(crops) > 0
+    model = recover_classifier(Path("models/classifier.onnx"), crops)
+    x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    reference = OnnxModel(Path("models/classifier.onnx"), "onnxruntime").run(x)
+    with torch.no_grad():
+        ours = model(torch.from_numpy(x)).numpy()
+    assert np.abs(ours - reference).max() < 1e-3
+
+    work = tmp_path / "work"
+    status = main(["train", "--quick", "--only", "classifier", "--resume-from", "models/classifier.onnx",
+                   "--epochs", "1", "--images", "2", "--data-seed", "7", "--work", str(work)])
+    assert status == 0
+    continued = OnnxModel(work / "candidate" / "classifier.onnx", "onnxruntime").run(x)
+    assert continued.shape == reference.shape and not np.allclose(continued, reference)

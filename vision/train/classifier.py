@@ -54,15 +54,16 @@ def _augment(torch, x, generator):
 
 
 def train_classifier(crops: np.ndarray, labels: np.ndarray, recipe: ClassifierRecipe,
-                     val: tuple[np.ndarray, np.ndarray] | None = None, log=print):
-    """Train on RGB uint8 crops (N,64,64,3); returns the model (eval mode) and the val accuracy."""
+                     val: tuple[np.ndarray, np.ndarray] | None = None, log=print, start=None):
+    """Train on RGB uint8 crops (N,64,64,3); returns the model (eval mode) and the val accuracy.
+    ``start``: a model to continue from (e.g. ``recover.recover_classifier``) instead of a new one."""
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(recipe.seed)
     torch.set_num_threads(recipe.threads)
     generator = torch.Generator().manual_seed(recipe.seed)
-    model = build_model()
+    model = start if start is not None else build_model()
     data = torch.from_numpy(crops).permute(0, 3, 1, 2).contiguous()  # uint8 NCHW
     target = torch.from_numpy(labels.astype(np.int64))
     steps = recipe.epochs * max(1, (len(data) + recipe.batch - 1) // recipe.batch)

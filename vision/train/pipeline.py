@@ -148,6 +148,59 @@ def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRe
     return weights
 
 
+@dataclass(frozen=True)
+class ClassifierContinuation:
+    """More classifier training from an exported ``classifier.onnx`` (rebuilt by
+    ``recover.recover_classifier``) on crops of freshly rendered scenes of data ``mix``, cut
+    around true boxes moved like the detector moves them (``crops_data.MEASURED_JITTER``)."""
+
+    start: Path
+    epochs: int
+    scenes: int = 1200
+    seed: int = 7
+    val_scenes: int | None = None  # default: a tenth of ``scenes``
+    val_seed: int = 8
+    per_index: int = 2
+    lr: float = 1e-3
+    mix: str = "v3"
+
+
+def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
+                        progress=None) -> float:
+    """Render the crops, continue the classifier, export ``classifier.onnx`` into ``out``;
+    returns the val accuracy (crops of ``plan.val_seed``) before and after, logged."""
+    from dataclasses import replace
+
+    from vision.train import classifier as clf
+    from vision.train import crops_data
+    from vision.train.recover import recover_classifier
+
+    out, work = Path(out), Path(work)
+    for seed in (plan.seed, plan.val_seed):
+        if not 5 <= seed <= 20:
+            raise ValueError(f"continuation seed {seed}: use 5..20 (1-4 are the recipe's own sets)")
+    t = time.time()
+    tag = f"{plan.mix}_s{plan.seed}_{plan.scenes}"
+    train_npz = crops_data.build_crops(work / f"crops_{tag}.npz", plan.scenes, plan.seed, plan.per_index,
+                                       progress=progress, mix=plan.mix, jitter=crops_data.MEASURED_JITTER)
+    val_scenes = plan.val_scenes or max(1, plan.scenes // 10)
+    val_npz = crops_data.build_crops(work / f"crops_val_{plan.mix}_s{plan.val_seed}_{val_scenes}.npz",
+                                     val_scenes, plan.val_seed, 2, progress=progress, mix=plan.mix,
+                                     jitter=crops_data.MEASURED_JITTER)
+    train_set, val_set = np.load(train_npz), np.load(val_npz)
+    log(f"classifier continuation data: {len(train_set['labels'])} crops, {len(val_set['labels'])} val crops "
+        f"in {time.time() - t:.0f} s")
+    model = recover_classifier(plan.start, train_set["crops"])
+    before = clf.evaluate(model, val_set["crops"], val_set["labels"])
+    log(f"classifier from {plan.start}: val accuracy {before:.4f}")
+    steps = replace(recipe.classifier, epochs=plan.epochs, lr=plan.lr)
+    model, after = clf.train_classifier(train_set["crops"], train_set["labels"], steps,
+                                        val=(val_set["crops"], val_set["labels"]), log=log, start=model)
+    clf.export_classifier(model, out / "classifier.onnx")
+    log(f"classifier continued: val accuracy {before:.4f} -> {after:.4f} -> {out / 'classifier.onnx'}")
+    return after
+
+
 def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
