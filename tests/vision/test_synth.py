@@ -466,3 +466,14 @@ def test_gloss_shines_on_cards_only_and_keeps_ink_darker_than_paper():
         assert out[40:60, 60:70].max() < 0.75 * out[20:100, 40:120].max()  # ink darker than the paper
         shone += out[40:60, 60:70].max() > 40
     assert shone >= 1
+
+
+def test_holding_hand_covers_the_fans_base_not_its_indices():
+    from vision.synth.objects import draw_holding_hand
+
+    for seed in range(8):
+        image = np.full((300, 300, 3), 200, np.uint8)
+        covered = draw_holding_hand(np.random.default_rng(seed), image, (150, 200), (150, 100))  # cards point up
+        assert covered[240, 150] and covered.sum() > 2000  # the palm under the pivot
+        assert not covered[:110].any()  # the top of the fan, where its indices are, stays clear
+        assert np.any(image[covered] != 200, axis=1).mean() > 0.99  # skin drawn where it says
