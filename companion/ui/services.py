@@ -248,14 +248,18 @@ class Companion:
             return str(path), decoded, recognition
         self.background["vision"].submit(job, done, failed)
 
-    def count(self, recognition, starter: str | None, done: Done, failed: Failed = None) -> None:
-        """Count a reviewed photo (``companion.photo.count_recognition``) with the game's rules."""
-        rules = self._rules()
+    def count(self, recognition, done: Done, failed: Failed = None) -> None:
+        """Count a reviewed photo (``companion.photo.count_recognition``) for the game: its rules, its
+        starter once cut, and every group counted as a crib when the crib (not yet known) is next."""
+        rules, view = self._rules(), self.view
+        starter = view.starter if view is not None and view.phase == "show" else None
+        nxt = view.next_show if view is not None and view.phase == "show" else None
+        all_crib = bool(nxt and nxt["kind"] == "crib" and not nxt["cards"])
 
         def job():
             from companion.photo import count_recognition
 
-            return count_recognition(recognition, starter, rules=rules)
+            return count_recognition(recognition, starter, rules=rules, all_crib=all_crib)
         self.background["vision"].submit(job, done, failed)
 
     def count_cards(self, cards, starter: str, crib: bool, done: Done, failed: Failed = None) -> None:

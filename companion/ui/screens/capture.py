@@ -15,6 +15,7 @@ from kivy.uix.popup import Popup
 from companion.ui import theme as T
 from companion.ui.camera import sample_photos
 from companion.ui.live import LiveView
+from companion.ui.review import Review
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.widgets.photo_view import PhotoView  # noqa: F401  (used in capture.kv)
 
@@ -164,8 +165,17 @@ class CaptureScreen(CribScreen):
             self.busy = False
             self.app.dismiss_message()
             path, decoded, recognition = result
-            target = "discard" if purpose == "discard" else "review"
-            self.app.go(target, path=path, photo=decoded, recognition=recognition, purpose=purpose)
+            context = dict(path=path, photo=decoded, recognition=recognition, purpose=purpose)
+            if purpose == "discard":
+                self.app.go("discard", **context)
+                return
+            review = Review(recognition)
+            if review.problems() or not recognition.cards:
+                self.app.go("review", **context)
+                return
+            # nothing to check: straight to the count (the show offers "Check the cards")
+            self.companion.count(review.recognition(), lambda photo_show: self.app.go(
+                "show", photo_show=photo_show, **context), failed)
 
         def failed(exc):
             self.busy = False

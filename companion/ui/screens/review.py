@@ -79,13 +79,11 @@ class ReviewScreen(CribScreen):
         except ValueError as exc:
             self.app.show_error(exc)
             return
-        view = self.companion.view
-        starter = view.starter if view is not None and view.phase == "show" else None
-        path = self.context.get("path")
+        path, photo = self.context.get("path"), self.context.get("photo")
 
         def done(photo_show):
-            self.app.go("show", photo_show=photo_show, path=path, photo=self.context.get("photo"))
-        self.companion.count(recognition, starter, done, self.app.show_error)
+            self.app.go("show", photo_show=photo_show, path=path, photo=photo, recognition=self.context["recognition"])
+        self.companion.count(recognition, done, self.app.show_error)
 
 
 SCREEN_CLASS = ReviewScreen

@@ -49,6 +49,7 @@ class ShowScreen(CribScreen):
             self.ids.photo.set_pixels(None)
             self.ids.photo.boxes = []
         self.typed = None
+        self.ids.check.disabled = self.context.get("recognition") is None
         if self.companion.view is not None:
             self.on_game_view(self.companion.view)
 
@@ -69,6 +70,10 @@ class ShowScreen(CribScreen):
         if known:
             self.cards, proposal = None, nxt["proposal"]
             self._set_count(known, proposal["items"], proposal["total"], proposal["spoken"])
+        elif group is not None and group.crib and group.show is not None:
+            self.cards = list(group.cards)
+            data = group.show.as_json()
+            self._set_count(self.cards, data["items"], data["total"], data["spoken"])
         elif group is not None and len(group.cards) == 4 and view.starter:
             self._count_typed(list(group.cards))  # counted as a crib, whatever the photo's layout said
             self._set_count(list(group.cards), [], None, "")
@@ -195,6 +200,12 @@ class ShowScreen(CribScreen):
             self.act("discard", then=lambda _l: self.app.go("table"))
         else:
             self.app.go("table")
+
+    def check_cards(self) -> None:
+        """Back to the photo's review (correct a card, move one to another group)."""
+        if self.context.get("recognition") is not None:
+            self.app.go("review", **{k: self.context.get(k) for k in ("path", "photo", "recognition")},
+                        purpose="show")
 
     def speak(self) -> None:
         if self._say and self.spoken:

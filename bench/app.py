@@ -1,0 +1,186 @@
+"""The tablet app's speed, headless (SDL offscreen, real rendering), each against a peer
+measured in the same run:
+
+    python bench/app.py [--repeat 5] [--live-seconds 8]
+
+1. Cold start to the home screen (a fresh interpreter: imports, window, every screen built,
+   the game list read) -- target <= 3 s. Peer: a bare Kivy app showing one label.
+2. Photo to scored show: the shutter pressed on the crib's photo (the sample photo as the
+   camera), recognition, the count (nothing is flagged on this photo, so the review is not
+   needed), the show screen drawn with the breakdown -- target <= 1 s (median). Peer: ``count_show`` on the same photo alone.
+3. Live view: recognised preview frames per second (a camera that delivers a new frame every
+   time one is asked for) -- target >= 5 frames/s. Peer: ``Recognizer.recognize`` in a loop on
+   the same frame, one thread, nothing else running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+
+CRIB_PHOTO = str(ROOT / "sample_images" / "hand_starter_keyboard.jpg")  # 9H JC 5C 4D + starter 4S
+ANN, BEN = ["2C", "3D", "4H", "7H"], ["8S", "8D", "TC", "JS"]
+
+COLD_APP = """
+import time, tempfile, sys
+from companion.ui.headless import Headless
+h = Headless(tempfile.mkdtemp())
+h.wait(lambda: h.current == "home" and h.screen("home").ids.new_game.text)
+print("READY", time.time())
+h.close()
+"""
+COLD_PEER = """
+import time, os
+from kivy.base import EventLoop
+from kivy.uix.label import Label
+from kivy.core.window import Window
+EventLoop.ensure_window()
+Window.add_widget(Label(text="Crib Companion"))
+EventLoop.idle()
+print("READY", time.time())
+"""
+
+
+def cold(code: str) -> float:
+    started = time.time()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                         env=dict(os.environ))
+    line = next((ln for ln in out.stdout.splitlines() if ln.startswith("READY")), None)
+    if line is None:
+        raise SystemExit(f"cold start failed: {out.stderr.strip().splitlines()[-1:]}")
+    return float(line.split()[1]) - started
+
+
+def value(code: str) -> int:
+    return min("A23456789TJQK".index(code[0]) + 1, 10)
+
+
+def photo_to_show(repeat: int) -> list[float]:
+    from companion.ui.camera import FakeCamera
+    from companion.ui.headless import Headless
+
+    h = Headless(Path(tempfile.mkdtemp()), camera=FakeCamera([CRIB_PHOTO]))
+    h.wait()
+    h.companion.recognizer()  # the models load once per app, at its first photo: not what is timed
+    times = []
+    try:
+        for _ in range(repeat):
+            h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
+            h.wait()
+            h.companion.act("discard")
+            h.companion.act("cut", "4S")
+            hands = {0: list(ANN), 1: list(BEN)}
+            h.wait()
+            while h.companion.view.phase == "play":
+                view = h.companion.view
+                playable = [c for c in hands[view.to_act] if view.count + value(c) <= 31]
+                if playable:
+                    hands[view.to_act].remove(playable[0])
+                    h.companion.act("lay", playable[0])
+                else:
+                    h.companion.act("go")
+                h.wait()
+            h.companion.act("show")
+            h.companion.act("show")
+            h.wait()
+            h.app.go("capture", purpose="show")
+            h.wait()
+            show = h.screen("show")
+            started = time.perf_counter()
+            h.tap(h.screen("capture").ids.shoot)
+            h.wait(lambda: h.current in ("review", "show") and (h.current == "review" or show.total is not None),
+                   what="the count")
+            if h.current == "review":  # a card to check on this photo: the player taps Count
+                h.tap(h.screen("review").ids.count)
+                h.wait(lambda: h.current == "show" and show.total is not None, what="show")
+            h.pump(frames=1)  # the show drawn
+            times.append(time.perf_counter() - started)
+            h.screen("capture").stop_live()
+    finally:
+        h.close()
+    return times
+
+
+def photo_peer(repeat: int) -> list[float]:
+    from companion.photo import count_show
+    from vision import Recognizer
+
+    recognizer = Recognizer()
+    count_show(CRIB_PHOTO, recognizer=recognizer)
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        count_show(CRIB_PHOTO, recognizer=recognizer)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def live(seconds: float) -> tuple[float, float]:
+    import cv2
+
+    from companion.ui.background import direct_deliver
+    from companion.ui.camera import FakeCamera
+    from companion.ui.live import LiveView
+    from vision import Recognizer
+
+    camera = FakeCamera([CRIB_PHOTO], streaming=True)
+    results = []
+    view = LiveView(camera, results.append, direct_deliver, Recognizer)
+    view.start()
+    while not results:
+        time.sleep(0.05)
+    first = len(results)
+    started = time.perf_counter()
+    time.sleep(seconds)
+    frames = len(results) - first
+    elapsed = time.perf_counter() - started
+    view.stop()
+
+    recognizer = Recognizer()
+    frame = cv2.imread(CRIB_PHOTO)
+    recognizer.recognize(frame)
+    count, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        recognizer.recognize(frame)
+        count += 1
+    return frames / elapsed, count / (time.perf_counter() - started)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--live-seconds", type=float, default=8.0)
+    args = parser.parse_args()
+
+    app_cold = statistics.median(cold(COLD_APP) for _ in range(3))
+    peer_cold = statistics.median(cold(COLD_PEER) for _ in range(3))
+    print(f"cold start to home: {app_cold:.2f} s (target <= 3 s) | peer bare Kivy label {peer_cold:.2f} s | "
+          f"ratio {app_cold / peer_cold:.2f}")
+
+    app_photo = photo_to_show(args.repeat)
+    peer_photo = photo_peer(args.repeat)
+    m_app, m_peer = statistics.median(app_photo), statistics.median(peer_photo)
+    print(f"photo to scored show: median {m_app:.3f} s, worst {max(app_photo):.3f} s (target <= 1 s) | "
+          f"peer count_show alone {m_peer:.3f} s | ratio {m_app / m_peer:.2f}")
+
+    fps, peer_fps = live(args.live_seconds)
+    print(f"live view: {fps:.1f} recognised frames/s (target >= 5) | peer recognize() loop {peer_fps:.1f} /s | "
+          f"ratio {fps / peer_fps:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
