@@ -140,6 +140,30 @@ def test_dataset_files_and_reproducible_images(tmp_path):
         assert again == ann
 
 
+def test_dataset_resumes_an_interrupted_run_and_grows_or_shrinks(tmp_path):
+    out = tmp_path / "ds"
+    args = dict(decks=DECK, longest=256, mixed=True, workers=1, mix="v3")
+    write_dataset(out, 3, seed=5, **args)
+    first = (out / "manifest.jsonl").read_text()
+    kept = (out / "images" / "000000.jpg").stat().st_mtime_ns
+    # Interrupted: scene 1 never finished, the run never wrote its stamp.
+    (out / "dataset.json").unlink()
+    (out / "annotations" / "000001.json").unlink()
+    calls = []
+    write_dataset(out, 3, seed=5, progress=lambda done, total: calls.append((done, total)), **args)
+    assert (out / "manifest.jsonl").read_text() == first
+    assert (out / "images" / "000000.jpg").stat().st_mtime_ns == kept  # not rendered again
+    assert calls == [(2, 3), (3, 3)]
+    write_dataset(out, 4, seed=5, **args)  # grown: the first three kept
+    assert (out / "images" / "000000.jpg").stat().st_mtime_ns == kept
+    assert (out / "manifest.jsonl").read_text().startswith(first)
+    write_dataset(out, 2, seed=5, **args)  # shrunk: nothing past the end stays for the trainer to find
+    assert sorted(p.name for p in (out / "images").iterdir()) == ["000000.jpg", "000001.jpg"]
+    assert len(list((out / "labels").iterdir())) == 2
+    write_dataset(out, 2, seed=6, **args)  # another seed: nothing reused
+    assert (out / "images" / "000000.jpg").stat().st_mtime_ns != kept
+
+
 def test_corner_index_found_on_a_drawn_card():
     face = np.full((480, 340, 4), 255, np.uint8)
     cv2.putText(face, "K", (14, 58), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (0, 0, 0, 255), 4)

@@ -56,7 +56,30 @@ def _render_one(job):
     cv2.imwrite(str(Path(out) / "images" / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     (Path(out) / "labels" / f"{name}.txt").write_text("\n".join(yolo_lines(annotation)) + "\n")
     annotation["image"] = f"images/{name}.jpg"
+    # Written last: its presence says the image and labels are complete (an interrupted run resumes).
+    (Path(out) / "annotations" / f"{name}.json").write_text(json.dumps(annotation))
     return i, annotation
+
+
+def _rendered_before(out: Path, key: str, n: int) -> dict:
+    """Annotations of the images a previous run with the same rendering key completed (a run
+    stopped midway, or a smaller set being extended); images past ``n`` are removed."""
+    key_file = out / "render.json"
+    done = {}
+    if key_file.exists() and key_file.read_text() == key:
+        for path in sorted((out / "annotations").glob("*.json")):
+            i = int(path.stem)
+            if i >= n:
+                for stale in (out / "images" / f"{path.stem}.jpg", out / "labels" / f"{path.stem}.txt", path):
+                    stale.unlink(missing_ok=True)
+            elif (out / "images" / f"{path.stem}.jpg").exists() and (out / "labels" / f"{path.stem}.txt").exists():
+                done[i] = json.loads(path.read_text())
+    else:
+        for folder in ("images", "labels", "annotations"):  # another rendering: nothing is reusable
+            for stale in (out / folder).glob("*") if (out / folder).exists() else ():
+                stale.unlink()
+        key_file.write_text(key)
+    return done
 
 
 def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, decks=None,
@@ -66,7 +89,9 @@ def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, de
 
     ``mix`` is the data mix (``scene.MIXES``): "v2" (default) is the data models v2 were trained
     on, "v3" the new decks, layouts and looks. A folder already holding the same dataset (same
-    stamp) is reused as it is.
+    stamp) is reused as it is; one holding part of it (an interrupted run, or fewer images of the
+    same rendering) keeps the images it has and renders the rest (image i depends only on the
+    seed and the rendering options, not on n).
     """
     if n < 1:
         raise ValueError(f"number of images must be at least 1, got {n}")
@@ -80,24 +105,27 @@ def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, de
     stamp = json.dumps(fields, sort_keys=True)
     if (out / "dataset.json").exists() and (out / "dataset.json").read_text() == stamp and (out / "data.yaml").exists():
         return out / "data.yaml"
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    (out / "labels").mkdir(parents=True, exist_ok=True)
-    jobs = [(str(out), seed, i, layout, decks, longest, mixed, quality, mix) for i in range(n)]
-    workers = workers or min(len(jobs), os.cpu_count() or 1)
-    results = {}
+    for folder in ("images", "labels", "annotations"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+    (out / "dataset.json").unlink(missing_ok=True)
+    results = _rendered_before(out, json.dumps({k: v for k, v in fields.items() if k != "n"}, sort_keys=True), n)
+    jobs = [(str(out), seed, i, layout, decks, longest, mixed, quality, mix) for i in range(n) if i not in results]
+    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    if progress and results:
+        progress(len(results), n)
     if workers > 1:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(workers) as pool:
-            for done, (i, annotation) in enumerate(pool.imap_unordered(_render_one, jobs, chunksize=4), 1):
+            for i, annotation in pool.imap_unordered(_render_one, jobs, chunksize=4):
                 results[i] = annotation
                 if progress:
-                    progress(done, n)
+                    progress(len(results), n)
     else:
-        for done, job in enumerate(jobs, 1):
+        for job in jobs:
             i, annotation = _render_one(job)
             results[i] = annotation
             if progress:
-                progress(done, n)
+                progress(len(results), n)
     with open(out / "manifest.jsonl", "w") as f:
         for i in range(n):
             f.write(json.dumps(results[i]) + "\n")
