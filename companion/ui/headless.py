@@ -118,7 +118,14 @@ class Headless:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.pump(frames=3)
         made = self.window.screenshot(name=str(path.with_suffix("")) + "-shot.png")
-        shutil.move(made, path)
+        try:
+            from PIL import Image
+
+            with Image.open(made) as image:  # a smaller file for the repository (same pixels)
+                image.convert("RGB").save(path, optimize=True)
+            os.remove(made)
+        except ImportError:
+            shutil.move(made, path)
         return path
 
     def close(self) -> None:

@@ -25,3 +25,15 @@ def test_crib_app_without_a_display_is_one_line():
                          timeout=60)
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "make screenshots" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_buildozer_spec_has_run_time_dependencies_only():
+    import configparser
+    from pathlib import Path
+
+    spec = configparser.ConfigParser()
+    spec.read(Path(__file__).resolve().parents[2] / "buildozer.spec")
+    requirements = {r.split("==")[0].strip() for r in spec["app"]["requirements"].split(",")}
+    assert {"python3", "kivy", "numpy", "opencv", "pillow", "pyserial", "plyer"} <= requirements
+    assert not requirements & {"torch", "torchvision", "ultralytics", "onnx", "onnxruntime", "onnxslim"}
+    assert "CAMERA" in spec["app"]["android.permissions"]

@@ -11,8 +11,9 @@ from kivy.uix.widget import Widget
 
 from companion.ui import theme as T
 
-COLUMNS = 60         # holes per row; a track is one row out and one back
+HOLES = 120          # per track, before the game hole
 GROUP_GAP = 0.7      # extra space between groups of five, in hole steps
+FOLDS = (2, 4, 6)    # rows per track to choose from (a track snakes out and back)
 
 
 class BoardWidget(Widget):
@@ -40,33 +41,40 @@ class BoardWidget(Widget):
     def landscape(self) -> bool:
         return self.width >= self.height
 
+    def _sides(self) -> tuple[float, float]:
+        return (self.width, self.height) if self.landscape else (self.height, self.width)
+
+    def _layout(self) -> tuple[int, float, float]:
+        """(rows per track, step along, step across) in pixels: the fold giving the biggest holes."""
+        long_side, short_side = self._sides()
+        best = None
+        for rows in FOLDS:
+            columns = HOLES // rows
+            along = long_side / (columns + (columns // 5 - 1) * GROUP_GAP + 7)
+            across = min(short_side / (rows * max(self.tracks, 1) + 1), along * 3.0)
+            if best is None or min(along, across) > min(best[1], best[2]):
+                best = (rows, along, across)
+        return best
+
     def _xy(self, u: float, v: float) -> tuple[float, float]:
         """u: pixels along the board from its start end; v: pixels across from its top edge."""
-        long_side, short_side = (self.width, self.height) if self.landscape else (self.height, self.width)
-        _along, across = self._steps()
-        rows = 2 * max(self.tracks, 1)
-        offset = (short_side - across * (rows + 1)) / 2  # the board's holes centred across
+        _long, short_side = self._sides()
+        rows, _along, across = self._layout()
+        offset = (short_side - across * (rows * max(self.tracks, 1) + 1)) / 2  # holes centred across
         if self.landscape:
             return self.x + u, self.top - offset - v
         return self.x + offset + v, self.top - u
 
-    def _steps(self) -> tuple[float, float]:
-        """(step along, step across) in pixels: rows never further apart than 3.5 hole steps."""
-        long_side, short_side = (self.width, self.height) if self.landscape else (self.height, self.width)
-        along = long_side / (COLUMNS + 11 * GROUP_GAP + 7)
-        rows = 2 * max(self.tracks, 1)
-        return along, min(short_side / (rows + 1), along * 3.5)
-
     def hole_uv(self, track: int, hole: int) -> tuple[float, float]:
-        along, across = self._steps()
-        rows = 2 * max(self.tracks, 1)
+        rows, along, across = self._layout()
+        columns = HOLES // rows
         if hole >= 121:
-            return along * 1.5, across * (rows + 1) / 2
-        row_top = across * (1 + 2 * track)
+            return along * 1.5, across * (rows * max(self.tracks, 1) + 1) / 2
+        row_top = across * (1 + rows * track)
         if hole <= 0:
-            return along * 3.5, row_top + across * 0.5
-        row = (hole - 1) // COLUMNS
-        column = (hole - 1) % COLUMNS if row == 0 else COLUMNS - 1 - (hole - 1) % COLUMNS
+            return along * 3.5, row_top + across * (rows - 1) / 2
+        row, index = divmod(hole - 1, columns)
+        column = index if row % 2 == 0 else columns - 1 - index
         u = along * (5.5 + column + (column // 5) * GROUP_GAP)
         return u, row_top + across * row
 
@@ -74,7 +82,7 @@ class BoardWidget(Widget):
         return self._xy(*self.hole_uv(track, hole))
 
     def _radius(self) -> float:
-        along, across = self._steps()
+        _rows, along, across = self._layout()
         return max(1.5, min(along, across) * 0.3)
 
     # --- drawing ------------------------------------------------------------------------------------
@@ -102,13 +110,16 @@ class BoardWidget(Widget):
             self._pegs(r)
 
     def _band(self, track: int, r: float) -> None:
-        points = [self.hole_xy(track, h) for h in (1, 60, 61, 120)]
+        rows, _along, _across = self._layout()
+        columns = HOLES // rows
+        points = [self.hole_xy(track, h) for h in (1, columns, HOLES - columns + 1, HOLES)]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         left, bottom = min(xs) - r * 1.8, min(ys) - r * 1.8
         RoundedRectangle(pos=(left, bottom), size=(max(xs) + r * 1.8 - left, max(ys) + r * 1.8 - bottom),
                          radius=[r])
 
     def _lines(self, r) -> None:
+        """A bar across the track between hole ``line`` and the next, wherever the track turns."""
         for line, colour in ((self.skunk_line, T.WARN), (self.double_skunk_line, T.DANGER)):
             if not line:
                 continue
@@ -116,10 +127,10 @@ class BoardWidget(Widget):
             for track in range(self.tracks):
                 (ax, ay), (bx, by) = self.hole_xy(track, line), self.hole_xy(track, line + 1)
                 mx, my = (ax + bx) / 2, (ay + by) / 2
-                if self.landscape:
-                    Line(points=[mx, my - r * 1.6, mx, my + r * 1.6], width=max(1.0, r * 0.3))
-                else:
-                    Line(points=[mx - r * 1.6, my, mx + r * 1.6, my], width=max(1.0, r * 0.3))
+                dx, dy = bx - ax, by - ay
+                norm = max((dx * dx + dy * dy) ** 0.5, 1e-6)
+                px, py = -dy / norm * r * 1.8, dx / norm * r * 1.8
+                Line(points=[mx - px, my - py, mx + px, my + py], width=max(1.0, r * 0.35))
 
     def _dealer(self, r) -> None:
         if self.dealer is None or not 0 <= self.dealer < self.tracks:
