@@ -141,6 +141,8 @@ class CribApp(App):
             self.board_line = f"board: {exc}"
 
     def on_stop(self) -> None:
+        if self.root is not None:
+            self.screen("capture").stop_live()  # its thread may be inside the model runtime
         self.companion.shutdown()
 
 

@@ -10,6 +10,7 @@ GStreamer provider on a desktop). ``open_camera`` picks one, or None when there 
 from __future__ import annotations
 
 import glob
+import os
 import sys
 import threading
 import time
@@ -152,7 +153,7 @@ class KivyCamera(FrameSource):
 
 def has_camera_device() -> bool:
     """A camera may be there: on Linux a /dev/video* node; elsewhere assume so and let start() tell."""
-    if sys.platform.startswith("linux") and "ANDROID_ARGUMENT" not in __import__("os").environ:
+    if sys.platform.startswith("linux") and "ANDROID_ARGUMENT" not in os.environ:
         return bool(glob.glob("/dev/video*"))
     return True
 

@@ -28,6 +28,14 @@ def _touch_class():
     return Tap
 
 
+def _inside(widget, ancestor) -> bool:
+    while widget is not None:
+        if widget is ancestor:
+            return True
+        widget = widget.parent if widget.parent is not widget else None
+    return False
+
+
 class Headless:
     def __init__(self, folder, camera=None, demo: bool = False, size: tuple[int, int] = (1280, 800)) -> None:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
@@ -88,6 +96,11 @@ class Headless:
             raise AssertionError(f"{widget!r} ({getattr(widget, 'text', '')!r}) is disabled")
         from kivy.uix.scrollview import ScrollView
 
+        popup = self.popup()
+        if popup is not None and not _inside(widget, popup):  # a closing popup still takes touches
+            deadline = time.monotonic() + 5
+            while self.popup() is not None and time.monotonic() < deadline:
+                self.pump(frames=1)
         parent = widget.parent
         while parent is not None and parent is not parent.parent:
             if isinstance(parent, ScrollView):  # scrolled into view first, as a player would

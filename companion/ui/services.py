@@ -124,7 +124,8 @@ class Companion:
         def job():
             self._close_session()
             session = GameSession.open(self.store(), game_id)
-            return self._adopt(session, self.settings.board if board is None else board)
+            choice = board if board is not None else "sim" if self.demo else self.settings.board
+            return self._adopt(session, choice)
         self._game(job, self._opened(done), failed)
 
     def _adopt(self, session, board: str):

@@ -134,6 +134,7 @@ def test_a_whole_deal_with_the_board(start_app, firmware):
     assert not review.ids.count.disabled
     h.tap(review.ids.count)
     h.wait()
+    h.wait()
     h.wait(lambda: h.current == "show" and show.total is not None, what="the crib count")
     assert sorted(show.cards) == sorted(CRIB) and show.heading.startswith("Ann's crib")
     crib_points = show.total

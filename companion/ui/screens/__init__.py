@@ -48,10 +48,9 @@ class CribScreen(Screen):
 
 
 def build_screens() -> list[CribScreen]:
-    from importlib import import_module
+    from companion.ui.screens import (capture, discard, history, home, new_game, pegging, review, settings, show,
+                                      table)
 
-    screens = []
-    for name in SCREENS:
-        module = import_module(f"companion.ui.screens.{name}")
-        screens.append(module.SCREEN_CLASS(name=name))
-    return screens
+    modules = {"home": home, "new_game": new_game, "table": table, "capture": capture, "review": review,
+               "show": show, "pegging": pegging, "discard": discard, "history": history, "settings": settings}
+    return [modules[name].SCREEN_CLASS(name=name) for name in SCREENS]

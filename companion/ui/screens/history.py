@@ -5,7 +5,9 @@ statistics as CSV."""
 from __future__ import annotations
 
 from kivy.factory import Factory
+from kivy.metrics import dp
 
+from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.screens.home import game_line
 from companion.ui.widgets.chart import BarChart  # noqa: F401  (used in history.kv)
@@ -26,9 +28,9 @@ class HistoryScreen(CribScreen):
         if not rows:
             box.add_widget(Factory.Body(text="No games stored yet."))
         for row in rows:
-            line = Factory.BoxLayout(size_hint_y=None, height=Factory.BigButton().height, spacing=8)
+            line = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             label = Factory.Body(text=game_line(row))
-            export = Factory.BigButton(text="Export", size_hint_x=None, width=140)
+            export = Factory.BigButton(text="Export", size_hint_x=None, width=dp(140))
             export.bind(on_release=lambda _b, gid=row.id: self.export(gid))
             line.add_widget(label)
             line.add_widget(export)

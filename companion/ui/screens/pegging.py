@@ -73,11 +73,14 @@ class PeggingScreen(CribScreen):
         self.ids.claim.text = ""
         return int(text) if text.isdigit() else None
 
+    def _said(self, lines) -> None:
+        self.ids.last.text = "; ".join(line.text for line in lines)
+
     def lay(self, code: str) -> None:
-        self.act("lay", code, self._claim())
+        self.act("lay", code, self._claim(), then=self._said)
 
     def go(self) -> None:
-        self.act("go", self._claim())
+        self.act("go", self._claim(), then=self._said)
 
 
 SCREEN_CLASS = PeggingScreen

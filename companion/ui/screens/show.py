@@ -25,6 +25,7 @@ class ShowScreen(CribScreen):
     spoken = StringProperty("")
     total_line = StringProperty("")
     note = StringProperty("")
+    last = StringProperty("")      # what the last count did (an overclaim's correction included)
     can_speak = BooleanProperty(False)
 
     def __init__(self, **kwargs) -> None:
@@ -49,6 +50,7 @@ class ShowScreen(CribScreen):
             self.ids.photo.set_pixels(None)
             self.ids.photo.boxes = []
         self.typed = None
+        self.last = ""
         self.ids.check.disabled = self.context.get("recognition") is None
         if self.companion.view is not None:
             self.on_game_view(self.companion.view)
@@ -157,7 +159,8 @@ class ShowScreen(CribScreen):
         items, path = list(self.items), self.context.get("path")
         entry = len(self.companion.view.log)  # only for the offer's items below
 
-        def done(_lines):
+        def done(lines):
+            self.last = "; ".join(line.text for line in lines)
             view = self.companion.view
             for offer in view.offers:
                 self.offer_items.setdefault(offer["entry"], items)

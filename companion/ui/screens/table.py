@@ -70,6 +70,8 @@ class TableScreen(CribScreen):
             self._button(box, "Next game", lambda: self.act("next_game"), "next_game")
         elif phase == "match over":
             self._button(box, "Home", lambda: self.app.go("home"), "home")
+        if view.can_redo:  # a new move needs the undone ones redone or dropped
+            self._button(box, f"Drop {view.can_redo} undone move(s)", lambda: self.act("forget_undone"), "forget")
 
     def _offers(self, box, view) -> None:
         box.clear_widgets()
