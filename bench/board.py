@@ -3,9 +3,9 @@
     python bench/board.py [--updates N] [--seed S]
 
 1. Starts the real firmware (3-track, 115200 baud) in simavr under hardware/sim's harness.
-2. Sends N distinct random whole states (each one really re-renders the 370-LED buffer), timing
+2. Sends N distinct random whole states (each one really re-renders the 379-LED buffer), timing
    each from the write to its acknowledgement: median and 90th percentile (target: median <= 20 ms).
-   Also times send -> the decoded strip frame (the LEDs latch after the ack: 370 x 30 us + 300 us).
+   Also times send -> the decoded strip frame (the LEDs latch after the ack: 379 x 30 us + 300 us).
 3. Peer, same run: the same request bytes through a plain pty pair to an echo thread, timed until
    as many bytes as the board's ack came back: what the pty transport itself costs.
 4. Prints bytes per update and the UART wire time those bytes need at 115200 baud.
@@ -108,7 +108,7 @@ def main() -> int:
     wire_ms = (request_bytes + ack_bytes) * 10 / BAUD * 1000
     med, p90 = statistics.median(board) * 1000, statistics.quantiles(board, n=10)[-1] * 1000
     peer_med = statistics.median(peer) * 1000
-    print(f"full-state update, 3-track board (370 LEDs), {args.updates} distinct states, {BAUD} baud")
+    print(f"full-state update, 3-track board (379 LEDs), {args.updates} distinct states, {BAUD} baud")
     print(f"  bytes per update: request {request_bytes} (incl. leading delimiter), ack {ack_bytes}; "
           f"UART wire time {wire_ms:.2f} ms")
     print(f"  send->ack through simavr: median {med:.2f} ms, p90 {p90:.2f} ms  (target median <= 20 ms: "

@@ -12,7 +12,8 @@ without the venv.
 """
 
 from hardware.demo import DemoResult, demo_states, play_demo
-from hardware.driver import BoardDriver, PortCandidate, find_ports
+from hardware.driver import BoardDriver
+from hardware.ports import PortCandidate, find_ports
 from hardware.endpoint import EndpointError
 from hardware.errors import (
     BoardRefusedError,

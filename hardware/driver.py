@@ -8,10 +8,10 @@ reconnects with exponential backoff, then resends the whole state.
 
 from __future__ import annotations
 
+import collections
 import logging
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 from hardware import timeouts as T
@@ -19,48 +19,14 @@ from hardware.endpoint import DEFAULT_BAUD, Endpoint
 from hardware.errors import BoardRefusedError, LinkClosedError, LinkError, LinkTimeoutError, TrackCountError
 from hardware.geometry import Geometry
 from hardware.link import Link
-from hardware.messages import BoardInfo
+from hardware.link import EVENTS_KEPT
+from hardware.messages import BoardInfo, ButtonEvent
+from hardware.ports import PortCandidate, find_ports  # noqa: F401 - re-exported
+from hardware.protocol import BoardFlags
 from hardware.protocol import PROTOCOL_VERSION, NakReason
 from hardware.state import BoardState
 
 log = logging.getLogger(__name__)
-
-# VID:PID pairs of the USB serial chips on Arduino-class boards, best guesses first.
-LIKELY_BOARDS = {
-    (0x2341, None): "Arduino",
-    (0x2A03, None): "Arduino (.org)",
-    (0x1A86, 0x7523): "CH340",
-    (0x1A86, 0x55D4): "CH9102",
-    (0x0403, 0x6001): "FTDI FT232R",
-    (0x0403, 0x6015): "FTDI FT231X",
-    (0x10C4, 0xEA60): "CP210x",
-    (0x067B, 0x2303): "PL2303",
-}
-
-
-@dataclass(frozen=True)
-class PortCandidate:
-    device: str
-    description: str
-    chip: str | None    # the recognised USB serial chip, if any
-
-    @property
-    def likely(self) -> bool:
-        return self.chip is not None
-
-
-def find_ports(ports=None) -> list[PortCandidate]:
-    """Serial ports, likely boards (known USB serial chips) first."""
-    if ports is None:
-        from serial.tools import list_ports
-
-        ports = list_ports.comports()
-    out = []
-    for p in ports:
-        chip = LIKELY_BOARDS.get((p.vid, p.pid)) or LIKELY_BOARDS.get((p.vid, None)) if p.vid else None
-        out.append(PortCandidate(p.device, p.description or "", chip))
-    return sorted(out, key=lambda c: (not c.likely, c.device))
-
 
 class _Newest:
     """A queue of length one that keeps only the newest item."""
@@ -99,12 +65,17 @@ class BoardDriver:
                  geometry: Geometry | None = None, baudrate: int = DEFAULT_BAUD,
                  ack_timeout: float = T.ACK_S, idle_ping: float = T.IDLE_PING_S, dead_after: float = T.DEAD_AFTER_S,
                  backoff: tuple[float, float] = T.BACKOFF_S, protocol_version=PROTOCOL_VERSION,
-                 reset_wait: float = T.RESET_WAIT_S):
+                 reset_wait: float = T.RESET_WAIT_S, on_button: Callable[[ButtonEvent], None] | None = None):
+        """``on_button``: called (on the driver's thread) for each button pressed on the board, which
+        the board has already applied; ``button_events()`` returns them too."""
         if (url is None) == (open_port_fn is None):
             raise ValueError("give the driver a port URL or a port opener, not both")
         self._endpoint = Endpoint(url, baudrate) if url is not None else None
         self._open_port = open_port_fn or self._endpoint.open_port  # type: ignore[union-attr]
         self.reset_wait = reset_wait
+        self.on_button = on_button
+        self._events: collections.deque[ButtonEvent] = collections.deque(maxlen=EVENTS_KEPT)
+        self.restored_state: BoardState | None = None  # what the board showed from EEPROM at connect
         self.geometry = geometry
         self.ack_timeout = ack_timeout
         self.idle_ping = idle_ping
@@ -131,6 +102,22 @@ class BoardDriver:
         if tracks is not None and state.tracks != tracks:
             raise TrackCountError(f"a {state.tracks}-track state for the {tracks}-track board")
         self._mailbox.put(state)
+
+    def button_events(self) -> list[ButtonEvent]:
+        """Button presses since the last call, oldest first."""
+        events = []
+        while self._events:
+            events.append(self._events.popleft())
+        return events
+
+    def _button(self, event: ButtonEvent) -> None:
+        self._events.append(event)
+        if event.applied and event.reply.state is not None:
+            with self._shown_cond:
+                self._shown = event.reply.state
+                self._shown_cond.notify_all()
+        if self.on_button is not None:
+            self.on_button(event)
 
     @property
     def simulator(self):
@@ -170,6 +157,12 @@ class BoardDriver:
         self._mailbox.wake()
         if self._thread.is_alive():
             self._thread.join(timeout=T.JOIN_S)
+        link = self._link
+        if link is not None and not self._thread.is_alive():
+            try:
+                link.bye()      # leaving on purpose: the board looks idle, not "host lost"
+            except LinkError:
+                pass
         self._drop_link()
         if self._endpoint is not None:
             self._endpoint.close()
@@ -190,7 +183,15 @@ class BoardDriver:
         port = self._open_port()
         link = Link(port)
         try:
-            self.info = link.hello(self.protocol_version, geometry=self.geometry, wait=self.reset_wait)
+            info = link.hello(self.protocol_version, geometry=self.geometry, wait=self.reset_wait)
+            link.on_event = self._button
+            self.restored_state = None
+            if info.flags is not None and info.flags & BoardFlags.RESTORED:
+                try:
+                    self.restored_state = link.status().state
+                except LinkTimeoutError:
+                    pass        # only for the caller's information: never a reason to fail connecting
+            self.info = info    # last: wait_connected() callers see restored_state already
         except BaseException:
             link.close()
             raise

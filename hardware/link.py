@@ -93,9 +93,20 @@ class Link:
                     self.last_pulse = msg.Pulse.decode(frame.payload)
                 except proto.ProtocolError:
                     pass
+            elif frame.type == MessageType.BUTTON:
+                self._button(frame)
             else:
                 out.append(frame)
         return out
+
+    def _button(self, frame: Frame) -> None:
+        try:
+            event = msg.ButtonEvent.decode(frame.payload)
+        except proto.ProtocolError:
+            return      # a damaged event: its number leaves a gap the host can see
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
 
     def request(self, msg_type: MessageType, payload: bytes = b"", *, timeout: float = T.REQUEST_S,
                 retries: int = T.REQUEST_RETRIES) -> Frame:

@@ -35,6 +35,7 @@ class BoardInfo:
     geometry_id: int
     geometry_name: str
     features: Features = Features(0)
+    flags: BoardFlags | None = None     # 1.1: the board's flags when it answered (RESTORED, ...)
 
     @classmethod
     def decode(cls, payload: bytes) -> "BoardInfo":
@@ -43,7 +44,9 @@ class BoardInfo:
         pmaj, pmin, fmaj, fmin, fpatch, tracks, leds, gid = struct.unpack("<6BHH", payload[:10])
         name, nul, rest = payload[10:].partition(b"\x00")
         features = Features(rest[0] & 0x07) if nul and rest else Features(0)
-        return cls((pmaj, pmin), (fmaj, fmin, fpatch), tracks, leds, gid, name.decode("ascii", "replace"), features)
+        flags = BoardFlags(rest[1] & 0x3F) if nul and len(rest) > 1 else None
+        return cls((pmaj, pmin), (fmaj, fmin, fpatch), tracks, leds, gid, name.decode("ascii", "replace"),
+                   features, flags)
 
     def format(self) -> str:
         return (f"protocol {self.protocol[0]}.{self.protocol[1]}, firmware {'.'.join(map(str, self.firmware))}, "

@@ -25,6 +25,8 @@ FIRMWARE_DIR = ROOT / "hardware" / "firmware"
 SIM_DIR = ROOT / "hardware" / "sim"
 HARNESS = SIM_DIR / "build" / "board_sim"
 _instances = itertools.count()
+BUTTON_ACTIONS = ("+1", "+2", "undo")   # the three buttons of each track, in wiring order
+BUTTON_HOLD_MS = 80                     # a press the firmware's 20 ms debounce surely takes
 
 
 class SimulatorError(OSError):
@@ -159,6 +161,18 @@ class Simulator:
             self.total_violations += frame.timing_violations
             self._cond.notify_all()
         return grb
+
+    def press(self, track: int, action: str, hold_ms: int = BUTTON_HOLD_MS) -> None:
+        """Presses a board button: track from 0, action "+1", "+2" or "undo"."""
+        if action not in BUTTON_ACTIONS:
+            raise SimulatorError(f"button {action!r}: the board has {', '.join(BUTTON_ACTIONS)} per track")
+        if not 0 <= track < Geometry.load(self.geometry).tracks:
+            raise SimulatorError(f"track {track + 1}: the simulated {self.geometry} board has no buttons there")
+        process = self._process
+        if process is None or process.stdin is None or process.poll() is not None:
+            raise SimulatorError("the simulated board is not running")
+        process.stdin.write(f"press {3 * track + BUTTON_ACTIONS.index(action)} {hold_ms}\n")
+        process.stdin.flush()
 
     @property
     def running(self) -> bool:

@@ -24,7 +24,7 @@ READBACK_S = 0.2         # a 66-byte chunk: 5.7 ms on the wire
 STATUS_S = 0.2
 PING_S = 0.2
 PING_RETRIES = 1
-BYE_S = 0.1
+BYE_S = 0.3              # the board writes its state to EEPROM before it answers: up to 82 ms
 
 # --- a reset when the port opens ------------------------------------------------------------
 # Opening the port of an Uno/Nano pulls DTR and resets the board; its bootloader listens for

@@ -25,6 +25,12 @@ from hardware import (
 from hardware import timeouts
 from hardware.geometry import Geometry, GeometryError
 from hardware.link import Link
+from hardware.messages import BoardStatus, StateReply
+from hardware.protocol import BoardFlags
+from hardware.state import GAME_HOLE, SHORT_GAME
+
+DEFAULT_SKUNK_LINE = 90       # RULES.md: every preset's skunk line
+SIMULATE_POLL_S = 0.2         # how often `simulate` checks its harness and reads typed commands
 
 
 class BoardArgumentError(ValueError):
@@ -40,16 +46,36 @@ def register(subparsers) -> None:
     p = sub.add_parser("ports", help="list serial ports, likely boards first")
     p.set_defaults(handler=_ports)
 
-    p = sub.add_parser("simulate", help="run the firmware in simavr and print its port (until Ctrl-C)")
+    p = sub.add_parser("simulate", help="run the firmware in simavr and print its port (until Ctrl-C)",
+                       description="Run the board firmware in simavr. While it runs, type "
+                                   "'press TRACK +1|+2|undo' to press one of its buttons.")
     p.add_argument("--geometry", default="3-track", help="2-track or 3-track (default 3-track)")
     p.add_argument("--link", help="path of the pty symlink to create (default: a unique /tmp name)")
     p.add_argument("--seconds", type=float, help="stop after this long instead of waiting for Ctrl-C")
+    p.add_argument("--reset-on-open", type=int, metavar="MS",
+                   help="reset the board whenever a host opens the port and boot for MS ms (a real Uno/Nano: 1600)")
+    p.add_argument("--eeprom", help="keep the board's EEPROM in this file across simulator runs")
     p.set_defaults(handler=_simulate)
 
     p = sub.add_parser("set", help="show one state on the board and wait for its acknowledgement")
     _port_argument(p)
     _state_arguments(p, required=True)
     p.set_defaults(handler=_set)
+
+    p = sub.add_parser("peg", help="peg points on a track: the back peg leapfrogs the front one")
+    _port_argument(p)
+    p.add_argument("track", type=_track_number, help="the track, from 1")
+    p.add_argument("points", type=_points, help="+POINTS, e.g. +6")
+    p.set_defaults(handler=_peg)
+
+    p = sub.add_parser("undo", help="take back the last peg (of TRACK, or of the track pegged last)")
+    _port_argument(p)
+    p.add_argument("track", type=_track_number, nargs="?", help="the track, from 1 (default: the last pegged)")
+    p.set_defaults(handler=_undo)
+
+    p = sub.add_parser("status", help="what the board shows and how it is: state, link, EEPROM, buttons")
+    _port_argument(p)
+    p.set_defaults(handler=_status)
 
     p = sub.add_parser("demo", help="play a short random game on the board, ending with a win")
     _port_argument(p)
@@ -74,21 +100,42 @@ def _state_arguments(p: argparse.ArgumentParser, required: bool) -> None:
                    help="front/back per track, tracks numbered from 1 in order: 12/8,30/25[,0/0]")
     p.add_argument("--dealer", type=int, help="the dealer's track (1..3)")
     p.add_argument("--brightness", type=int, default=4, help="1 (dim room) .. 8 (daylight), default 4")
-    p.add_argument("--skunk", type=int, default=90, help="skunk line (loser at or below), 0 for none; default 90")
+    p.add_argument("--skunk", type=int, help="skunk line (loser at or below), 0 for none; default 90 "
+                                               "(none in the short game)")
     p.add_argument("--double-skunk", type=int, default=0, help="double-skunk line, e.g. 60; default none")
-    p.add_argument("--animate", help="an animation KIND:TRACK, e.g. win:2")
+    p.add_argument("--animate", help="an animation KIND:TRACK: win, skunk or double_skunk, e.g. skunk:2")
+    p.add_argument("--games", help="games won per track, shown on the games LEDs: 1,0[,2]")
+    p.add_argument("--short", action="store_true", help="the 61-hole short game: once round, then the game hole")
+
+
+def _track_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"track {text!r}: tracks are numbered from 1")
+    return int(text)
+
+
+def _points(text: str) -> int:
+    digits = text[1:] if text.startswith("+") else text
+    if not digits.isdigit() or not 1 <= int(digits) <= 121:
+        raise argparse.ArgumentTypeError(f"points {text!r}: give +1 .. +121 (undo takes a peg back)")
+    return int(digits)
 
 
 def _state(args) -> BoardState:
     if args.dealer is not None and args.dealer < 1:
         raise BoardArgumentError(f"--dealer {args.dealer}: tracks are numbered from 1")
+    target = SHORT_GAME if args.short else GAME_HOLE
+    skunk = args.skunk if args.skunk is not None else (None if args.short else DEFAULT_SKUNK_LINE)
+    pegs = BoardState.parse_pegs(args.pegs)
     return BoardState(
-        pegs=BoardState.parse_pegs(args.pegs),
+        pegs=pegs,
         dealer=None if args.dealer is None else args.dealer - 1,
         brightness=args.brightness,
         animation=Animation.parse(args.animate) if args.animate else None,
-        skunk_line=args.skunk or None,
+        skunk_line=skunk or None,
         double_skunk_line=args.double_skunk or None,
+        games=BoardState.parse_games(args.games) if args.games else (),
+        target=target,
     )
 
 
@@ -110,15 +157,39 @@ def _raise_terminated(signum, frame) -> None:
     raise _Terminated()
 
 
+def _typed_press(sim: Simulator, line: str) -> None:
+    """``press 2 +1``: a button of the simulated board, tracks numbered from 1."""
+    words = line.split()
+    if len(words) != 3 or words[0] != "press" or not words[1].isdigit() or int(words[1]) < 1:
+        print("type: press TRACK +1|+2|undo  (e.g. press 1 +2)", file=sys.stderr, flush=True)
+        return
+    try:
+        sim.press(int(words[1]) - 1, words[2])
+        print(f"pressed {words[2]} on track {words[1]}", flush=True)
+    except OSError as exc:
+        print(f"crib board simulate: {exc}", file=sys.stderr, flush=True)
+
+
 def _simulate(args) -> int:
+    import select
+
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     sim = None
     try:
-        sim = Simulator(geometry=args.geometry, link_path=args.link).start()
+        sim = Simulator(geometry=args.geometry, link_path=args.link, reset_on_open=args.reset_on_open,
+                        eeprom=args.eeprom).start()
         print(f"simulated {args.geometry} board on {sim.url} (pty {sim.pty}); Ctrl-C stops it", flush=True)
         deadline = None if args.seconds is None else time.monotonic() + args.seconds
+        typed = sys.stdin if sys.stdin is not None and not sys.stdin.closed and _selectable(sys.stdin) else None
         while sim.running and (deadline is None or time.monotonic() < deadline):
-            time.sleep(0.2)
+            if typed is None:
+                time.sleep(SIMULATE_POLL_S)
+            elif select.select([typed], [], [], SIMULATE_POLL_S)[0]:
+                line = typed.readline()
+                if not line:
+                    typed = None          # end of input: keep running until Ctrl-C or --seconds
+                elif line.strip():
+                    _typed_press(sim, line.strip())
         if not sim.running:
             print("crib board simulate: the simulator stopped", file=sys.stderr)
             return 1
@@ -131,6 +202,14 @@ def _simulate(args) -> int:
     return 0
 
 
+def _selectable(stream) -> bool:
+    try:
+        stream.fileno()
+        return True
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _checked(link: Link) -> str:
     return ", checked against this host's picture" if link.geometry is not None else ""
 
@@ -140,8 +219,68 @@ def _set(args) -> int:
     with open_link(args.port) as link:
         info = link.hello()
         ack = link.set_state(state)
+        link.bye()      # a one-shot command: the board keeps the state and looks idle, not lost
         print(info.format())
         print(f"shown: pegs {state.format_pegs(state.pegs)}, LED buffer CRC 0x{ack.led_crc:04X}{_checked(link)}")
+    return 0
+
+
+def _format_state(state: BoardState | None) -> str:
+    if state is None:
+        return "no state"
+    parts = [f"pegs {state.format_pegs(state.pegs)}"]
+    if state.target != GAME_HOLE:
+        parts.append(f"short game to {state.target}")
+    if state.dealer is not None:
+        parts.append(f"dealer track {state.dealer + 1}")
+    if any(state.games):
+        parts.append("games " + ",".join(map(str, state.games)))
+    if state.animation is not None:
+        parts.append(f"{state.animation.kind.replace('_', ' ')} on track {state.animation.track + 1}")
+    return ", ".join(parts)
+
+
+def _report(link: Link, what: str, reply: StateReply) -> None:
+    print(f"{what}: {_format_state(reply.state)}{_checked(link)}")
+
+
+def _peg(args) -> int:
+    with open_link(args.port) as link:
+        link.hello()
+        reply = link.peg(args.track - 1, args.points)
+        link.bye()
+    _report(link, f"track {args.track} pegged +{args.points}", reply)
+    return 0
+
+
+def _undo(args) -> int:
+    with open_link(args.port) as link:
+        link.hello()
+        reply = link.undo(None if args.track is None else args.track - 1)
+        link.bye()
+    _report(link, "undone" if args.track is None else f"track {args.track} undone", reply)
+    return 0
+
+
+def _describe_status(status: BoardStatus) -> str:
+    flags = status.flags
+    look = ("restored from EEPROM, not yet confirmed" if flags & BoardFlags.RESTORED
+            else "host lost" if flags & BoardFlags.HOST_LOST
+            else "idle (the last host said goodbye)" if flags & BoardFlags.HOST_LEFT
+            else "connected")
+    return look
+
+
+def _status(args) -> int:
+    with open_link(args.port) as link:
+        info = link.hello()
+        status = link.status()
+        link.bye()
+    print(info.format())
+    print(f"showing: {_format_state(status.state)} [{_describe_status(status)}]")
+    print(f"up {status.uptime_ms / 1000:.1f} s; EEPROM records {status.eeprom_records} "
+          f"({status.eeprom_saves} since power-up); button presses {status.events}; "
+          f"errors: {status.crc_errors} CRC, {status.format_errors} framing, {status.naks} refused")
     return 0
 
 
@@ -169,6 +308,7 @@ def _render(args) -> int:
         if args.pegs:
             link.set_state(_state(args))
         grb = link.read_leds()
+        link.bye()
     try:
         geometry = Geometry.load(info.geometry_name)
     except GeometryError as exc:

@@ -14,6 +14,7 @@ uint8_t state[STATE_LEN];
 uint8_t has_state;
 uint16_t led_crc;
 uint16_t anim_frame;
+uint8_t anim_restarted;
 uint8_t show_pending;
 static uint8_t history[TRACKS][UNDO_DEPTH]; /* earlier back pegs, for undo */
 static uint8_t history_len[TRACKS];
@@ -46,7 +47,10 @@ static uint8_t valid(const uint8_t *s)
 static void apply(const uint8_t *s)
 {
     if (!has_state || state[ST_ANIM] != s[ST_ANIM] || state[ST_ANIM_TRACK] != s[ST_ANIM_TRACK])
+    {
         anim_frame = 0; /* a new animation starts at its predictable first frame */
+        anim_restarted = 1;
+    }
     for (uint8_t t = 0; t < TRACKS; t++)
         if (!has_state || memcmp(state + ST_PEGS + 2 * t, s + ST_PEGS + 2 * t, 2) != 0) {
             history_len[t] = 0; /* pegs set from outside: nothing of theirs to undo */
@@ -132,6 +136,7 @@ uint8_t board_peg(uint8_t track, uint8_t points)
         state[ST_ANIM] = win_kind(track);
         state[ST_ANIM_TRACK] = track;
         anim_frame = 0;
+        anim_restarted = 1;
     }
     return 0;
 }

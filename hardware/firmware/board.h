@@ -26,6 +26,7 @@ extern uint8_t state[STATE_LEN];
 extern uint8_t has_state;
 extern uint16_t led_crc;
 extern uint16_t anim_frame;
+extern uint8_t anim_restarted; /* set when frame 0 is drawn: the next frame is WIN_FRAME_MS later */
 extern uint8_t show_pending;
 
 /* Checks a SET_STATE payload (1.0 or longer; bytes past the 1.1 fields are ignored) and applies

@@ -25,7 +25,7 @@ enum { LINK_WAITING, LINK_CONNECTED, LINK_LOST, LINK_IDLE };
 static uint8_t link_status = LINK_WAITING;
 static uint8_t hello_seen;
 static uint8_t restored;      /* showing the EEPROM's state; cleared when a host or a button acts */
-static uint8_t dirty, save_now;
+static uint8_t dirty;
 static uint16_t naks_sent;
 static uint32_t frames_shown;
 static uint8_t out[MAX_PAYLOAD]; /* every reply is built here: replies never nest, and the stack stays small */
@@ -117,6 +117,19 @@ static void set_link_status(uint8_t status)
     }
 }
 
+static void save_now_and_wait(void)
+{
+    /* nothing more will change soon: keep it now (a record is at most 24 bytes x 3.4 ms) */
+    while (store_busy())
+        store_poll();
+    if (dirty) {
+        store_begin(state);
+        dirty = 0;
+        while (store_busy())
+            store_poll();
+    }
+}
+
 static void hello(uint8_t seq)
 {
     static const char name[] PROGMEM = GEOMETRY_NAME;
@@ -132,7 +145,8 @@ static void hello(uint8_t seq)
     memcpy_P(out + 10, name, n + 1); /* 1.1: the name ends with its 0x00, then the features */
     out[11 + n] = FEATURE_EEPROM | FEATURE_BUTTONS | FEATURE_GAMES;
     hello_seen = 1;
-    frame_send(MSG_HELLO | MSG_REPLY, seq, out, (uint8_t)(12 + n));
+    out[12 + n] = flags(); /* a host learns "restored" without another request */
+    frame_send(MSG_HELLO | MSG_REPLY, seq, out, (uint8_t)(13 + n));
     set_link_status(LINK_CONNECTED);
 }
 
@@ -198,7 +212,7 @@ static void handle(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t len)
         return pulse(MSG_PING | MSG_REPLY, seq);
     case MSG_BYE:
         hello_seen = 0;
-        save_now = dirty;         /* nothing more will change soon: keep it now */
+        save_now_and_wait();      /* before the reply: the host may close the port, and reset us, at once */
         set_link_status(LINK_IDLE);
         out[0] = flags();
         return frame_send(MSG_BYE | MSG_REPLY, seq, out, 1);
@@ -240,6 +254,10 @@ static void periodic(void)
         last_heartbeat_ms = now;
         pulse(MSG_HEARTBEAT, heartbeat_seq++);
     }
+    if (anim_restarted) {
+        anim_restarted = 0;
+        last_anim_ms = now;
+    }
     if (has_state && state[ST_ANIM] != ANIM_NONE && now - last_anim_ms >= WIN_FRAME_MS) {
         last_anim_ms = now;
         board_animate();
@@ -251,9 +269,9 @@ static void periodic(void)
         if (pressed)
             button((uint8_t)(pressed - 1));
     }
-    if (dirty && !store_busy() && (save_now || now - changed_ms >= SAVE_AFTER_MS)) {
+    if (dirty && !store_busy() && now - changed_ms >= SAVE_AFTER_MS) {
         store_begin(state);
-        dirty = save_now = 0;
+        dirty = 0;
     }
     store_poll();
 }

@@ -147,3 +147,46 @@ def test_sigterm_stops_the_harness_and_removes_the_link(firmware_builds, tmp_pat
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_peg_and_undo_from_the_command_line(firmware_builds, tmp_path, capsys):
+    link = str(tmp_path / "board")
+    with Simulator(link_path=link):
+        assert main(["board", "set", "--port", link, "--pegs", "12/8,30/25,5/0", "--games", "0,1,0"]) == 0
+        capsys.readouterr()
+        assert main(["board", "peg", "--port", link, "2", "+6"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("track 2 pegged +6: pegs 12/8,36/30,5/0") and "games 0,1,0" in out
+        assert main(["board", "undo", "--port", link]) == 0
+        assert capsys.readouterr().out.startswith("undone: pegs 12/8,30/25,5/0")
+        assert main(["board", "peg", "--port", link, "4", "+2"]) == 2
+        assert _one_line_error(capsys) == "crib board: error: track 4: the board has tracks 1..3"
+        assert main(["board", "undo", "--port", link, "1"]) == 2
+        assert _one_line_error(capsys) == "crib board: error: board refused the UNDO request (value)"
+
+
+def test_short_game_and_skunk_from_the_command_line(firmware_builds, capsys):
+    assert main(["board", "set", "--port", "sim://2-track", "--short", "--pegs", "61/55,28/20",
+                 "--skunk", "30", "--animate", "skunk:1"]) == 0
+    assert "shown: pegs 61/55,28/20" in capsys.readouterr().out
+    assert main(["board", "set", "--port", "loop://", "--short", "--pegs", "70/0,1/0"]) == 2
+    assert "front peg 70 is off the board (0..61)" in _one_line_error(capsys)
+
+
+def test_simulate_presses_buttons_typed_on_its_input(firmware_builds, tmp_path, capsys):
+    link = tmp_path / "board"
+    crib = Path(sys.executable).parent / "crib"
+    process = subprocess.Popen([str(crib), "board", "simulate", "--link", str(link)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert "simulated 3-track board" in process.stdout.readline()
+        process.stdin.write("press 1 +2\n")
+        process.stdin.flush()
+        assert process.stdout.readline().strip() == "pressed +2 on track 1"
+        time.sleep(0.3)
+        assert main(["board", "status", "--port", str(link)]) == 0
+        out = capsys.readouterr().out
+        assert "pegs 2/0,0/0,0/0" in out and "button presses 1" in out
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
