@@ -141,6 +141,24 @@ uint8_t board_peg(uint8_t track, uint8_t points)
     return 0;
 }
 
+void board_undo_snapshot(uint8_t *out)
+{
+    for (uint8_t t = 0; t < TRACKS; t++)
+        out[t] = history_len[t] ? history[t][history_len[t] - 1] : 0xFF;
+    out[TRACKS] = last_pegged;
+}
+
+void board_undo_restore(const uint8_t *in)
+{
+    for (uint8_t t = 0; t < TRACKS; t++) {
+        uint8_t back = state[ST_PEGS + 2 * t + 1];
+        /* one level survives a reset; it must still lie behind the back peg */
+        history_len[t] = in[t] != 0xFF && (in[t] < back || in[t] == 0);
+        history[t][0] = in[t];
+    }
+    last_pegged = in[TRACKS] < TRACKS ? in[TRACKS] : UNDO_LAST_PEGGED;
+}
+
 uint8_t board_undo(uint8_t track)
 {
     if (track == UNDO_LAST_PEGGED)

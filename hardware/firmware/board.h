@@ -34,6 +34,11 @@ extern uint8_t show_pending;
 uint8_t board_set(const uint8_t *p, uint8_t len, uint8_t *changed);
 /* Loads a state kept in EEPROM (already checked by its CRC); 0 if it is not valid here. */
 uint8_t board_restore(const uint8_t *s);
+/* The newest undo of each track (its earlier back peg, 0xFF: none) and the track pegged last:
+ * kept in EEPROM with the state, so "undo" works after a reset (TRACKS + 1 bytes). */
+#define UNDO_SNAPSHOT_LEN (TRACKS + 1)
+void board_undo_snapshot(uint8_t *out);
+void board_undo_restore(const uint8_t *in);
 uint8_t board_peg(uint8_t track, uint8_t points);
 uint8_t board_undo(uint8_t track);
 void board_animate(void);    /* the next animation frame */

@@ -117,14 +117,21 @@ static void set_link_status(uint8_t status)
     }
 }
 
+static void save(void)
+{
+    uint8_t undo[UNDO_SNAPSHOT_LEN];
+    board_undo_snapshot(undo);
+    store_begin(state, undo);
+    dirty = 0;
+}
+
 static void save_now_and_wait(void)
 {
     /* nothing more will change soon: keep it now (a record is at most 24 bytes x 3.4 ms) */
     while (store_busy())
         store_poll();
     if (dirty) {
-        store_begin(state);
-        dirty = 0;
+        save();
         while (store_busy())
             store_poll();
     }
@@ -269,10 +276,8 @@ static void periodic(void)
         if (pressed)
             button((uint8_t)(pressed - 1));
     }
-    if (dirty && !store_busy() && now - changed_ms >= SAVE_AFTER_MS) {
-        store_begin(state);
-        dirty = 0;
-    }
+    if (dirty && !store_busy() && now - changed_ms >= SAVE_AFTER_MS)
+        save();
     store_poll();
 }
 
@@ -288,8 +293,10 @@ int main(void)
     TIMSK1 = _BV(OCIE1A);
     set_sleep_mode(SLEEP_MODE_IDLE);
     {
-        uint8_t kept[STATE_LEN];
-        restored = store_load(kept) && board_restore(kept);
+        uint8_t kept[STATE_LEN], undo[UNDO_SNAPSHOT_LEN];
+        restored = store_load(kept, undo) && board_restore(kept);
+        if (restored)
+            board_undo_restore(undo);
     }
     sei();
     render();

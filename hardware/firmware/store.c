@@ -1,4 +1,4 @@
-/* EEPROM records: seq u32 | len u8 | state | crc16, one per 32-byte slot, written round the 32
+/* EEPROM records: seq u32 | len u8 | state | undo snapshot | crc16, one per 32-byte slot, written round the 32
  * slots of the 1 KB EEPROM so each cell takes 1/32 of the writes (100,000 cycles each). The CRC
  * starts from the geometry id: a record of a board flashed with other wiring is never loaded.
  * A record cut short by a power cut fails its CRC and the one before it is used. */
@@ -10,7 +10,8 @@
 
 #define SLOT_SIZE 32
 #define SLOTS ((E2END + 1) / SLOT_SIZE)
-#define RECORD_LEN (4 + 1 + STATE_LEN + 2)
+#define RECORD_UNDO (5 + STATE_LEN)
+#define RECORD_LEN (RECORD_UNDO + UNDO_SNAPSHOT_LEN + 2)
 _Static_assert(RECORD_LEN <= SLOT_SIZE, "a state record must fit its slot");
 
 static uint8_t record[RECORD_LEN];
@@ -22,7 +23,7 @@ uint16_t store_saves;
 
 static uint16_t record_crc(const uint8_t *r) { return crc16(GEOMETRY_ID, r, RECORD_LEN - 2); }
 
-uint8_t store_load(uint8_t *out)
+uint8_t store_load(uint8_t *out, uint8_t *undo_out)
 {
     uint8_t r[RECORD_LEN], found = 0;
     for (uint8_t slot = 0; slot < SLOTS; slot++) {
@@ -35,11 +36,12 @@ uint8_t store_load(uint8_t *out)
         store_records = seq;
         next_slot = (uint8_t)((slot + 1) % SLOTS);
         memcpy(out, r + 5, STATE_LEN);
+        memcpy(undo_out, r + RECORD_UNDO, UNDO_SNAPSHOT_LEN);
     }
     return found;
 }
 
-void store_begin(const uint8_t *s)
+void store_begin(const uint8_t *s, const uint8_t *undo)
 {
     store_records++;
     store_saves++;
@@ -47,6 +49,7 @@ void store_begin(const uint8_t *s)
         record[i] = (uint8_t)(store_records >> (8 * i));
     record[4] = STATE_LEN;
     memcpy(record + 5, s, STATE_LEN);
+    memcpy(record + RECORD_UNDO, undo, UNDO_SNAPSHOT_LEN);
     uint16_t crc = record_crc(record);
     record[RECORD_LEN - 2] = (uint8_t)crc;
     record[RECORD_LEN - 1] = (uint8_t)(crc >> 8);

@@ -16,7 +16,7 @@ from hardware.state import BoardState
 
 FIRST = BoardState(((44, 40), (37, 30), (52, 47)), dealer=2, brightness=6, games=(1, 0, 0))
 SECOND = BoardState(((50, 44), (41, 37), (60, 52)), dealer=0, brightness=6, games=(1, 0, 0))
-SLOT, RECORD = 32, 4 + 1 + 17 + 2
+SLOT, RECORD = 32, 4 + 1 + 17 + 4 + 2
 
 
 def _set_and_leave(sim, state):
@@ -111,6 +111,9 @@ def test_reset_on_open_is_waited_out_and_the_first_set_lands(firmware_builds, tm
         assert main(["board", "status", "--port", link_path]) == 0
         out = capsys.readouterr().out
         assert "pegs 44/40,37/30,52/47" in out and "restored from EEPROM" in out
+        assert main(["board", "peg", "--port", link_path, "3", "+5"]) == 0     # each command resets it
+        assert main(["board", "undo", "--port", link_path]) == 0              # the undo was kept too
+        assert capsys.readouterr().out.splitlines()[-1].startswith("undone: pegs 44/40,37/30,52/47")
 
 
 def test_opening_a_port_keeps_dtr_raised_after_close(tmp_path):
