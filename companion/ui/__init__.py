@@ -34,10 +34,9 @@ def has_display() -> bool:
 
 
 def quiet_kivy() -> None:
-    """Kivy must not read our command line, and logs only warnings to the console."""
+    """Kivy must not read our command line nor log to the console (its log file stays)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 
 
 def run(demo: bool = False, folder: str | None = None, size: tuple[int, int] | None = None) -> int:

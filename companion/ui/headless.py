@@ -96,6 +96,7 @@ class Headless:
             raise AssertionError(f"{widget!r} ({getattr(widget, 'text', '')!r}) is disabled")
         from kivy.uix.scrollview import ScrollView
 
+        self.pump(frames=2)  # the layout is done on the next frame: a screen just entered has none yet
         popup = self.popup()
         if popup is not None and not _inside(widget, popup):  # a closing popup still takes touches
             deadline = time.monotonic() + 5

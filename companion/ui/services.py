@@ -7,48 +7,19 @@ hands them (``GameView``, ``Recognition``, ``PhotoShow``, ``DiscardAdvice``, ``P
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from companion.ui import settings as settings_store
+from companion.ui.board_link import open_sync
 from companion.ui.background import Background, Deliver, clock_deliver
 from companion.ui.camera import FrameSource
 
 log = logging.getLogger(__name__)
 Done = Callable[[Any], None] | None
 Failed = Callable[[Exception], None] | None
-
-
-class BrightnessDriver:
-    """Adapter: a BoardDriver whose states go out at the player's brightness (BoardSync builds
-    states without one)."""
-
-    def __init__(self, driver, brightness: int) -> None:
-        self.driver, self.brightness = driver, brightness
-
-    def show(self, state) -> None:
-        self.driver.show(dataclasses.replace(state, brightness=self.brightness))
-
-    def __getattr__(self, name: str):
-        return getattr(self.driver, name)
-
-
-def board_url(choice: str, sides: int) -> str | None:
-    """The board to open for a choice of the New game screen or Settings (None: no board)."""
-    choice = (choice or "none").strip()
-    if choice == "none":
-        return None
-    if choice == "sim":
-        return "sim://2-track" if sides <= 2 else "sim://3-track"
-    if choice == "auto":
-        from hardware import find_ports
-
-        likely = [p for p in find_ports() if p.likely]
-        return likely[0].device if likely else None
-    return choice
 
 
 class Companion:
@@ -190,28 +161,13 @@ class Companion:
         self._game(lambda: self._connect_board(choice) or self.board_status, done)
 
     def _connect_board(self, choice: str) -> None:
-        from companion.game.board import BoardSync
-        from hardware import BoardDriver
-
         if self.sync is not None:
             self.sync.close()
             self.sync = None
         if self._session is None:
             self.board_status = "no game open"
             return
-        sides = len(self._session.view().sides)
-        try:
-            url = board_url(choice, sides)
-        except Exception as exc:
-            url, self.board_status = None, f"no board: ports could not be listed ({exc})"
-            return
-        if url is None:
-            self.board_status = ("no board found: plug it in and choose its port in Settings"
-                                 if choice == "auto" else "no board")
-            return
-        driver = BrightnessDriver(BoardDriver(url).start(), self.settings.brightness)
-        self.sync = BoardSync(self._session, driver)
-        self.board_status = f"board {url}"
+        self.sync, self.board_status = open_sync(self._session, choice, self.settings.brightness)
 
     def board_state(self) -> str:
         """A line for the status bar (UI thread; reads the driver's own flags)."""
@@ -300,7 +256,3 @@ class Companion:
         if self.camera is not None:
             self.camera.stop()
         self.background.stop()
-
-
-def dump(value) -> str:
-    return json.dumps(value, indent=1, default=str)

@@ -1,0 +1,135 @@
+"""The live view over the preview, Speak, an overclaim corrected on the show, history with its
+export, and settings saved and applied to the board."""
+
+import json
+import os
+import stat
+
+from tests.ui.conftest import SAMPLES
+from tests.ui.test_deal_walk import value
+
+PHOTO = str(SAMPLES / "hand_starter_papers.jpg")
+
+
+def played_to_the_show(h):
+    """A deal played through the session to the show (the cards as in the deal walk)."""
+    h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
+    h.wait()
+    h.companion.act("discard")
+    h.companion.act("cut", "AD")
+    hands = {0: ["2C", "3D", "4S", "7H"], 1: ["8S", "8D", "TC", "JS"]}
+    h.wait()
+    while h.companion.view.phase == "play":
+        view = h.companion.view
+        playable = [c for c in hands[view.to_act] if view.count + value(c) <= 31]
+        if playable:
+            hands[view.to_act].remove(playable[0])
+            h.companion.act("lay", playable[0])
+        else:
+            h.companion.act("go")
+        h.wait()
+
+
+def test_the_live_view_names_the_cards_over_the_preview(start_app):
+    from companion.ui.camera import FakeCamera
+
+    h = start_app(camera=FakeCamera([PHOTO]))
+    h.app.go("capture", purpose="show")
+    capture = h.screen("capture")
+    h.wait(lambda: capture.live_line.startswith("Live:"), timeout=60, what="a live result")
+    labels = {box["label"] for box in capture.ids.preview.boxes}
+    assert {"9♥", "6♦", "5♣", "A♦"} <= labels or {"9H", "6D", "5C", "AD"} <= labels
+    assert "frames/s" in capture.live_line
+    h.tap(capture.ids.live)  # off: the names go
+    assert not capture.live_on and capture.ids.preview.boxes == [] and capture.live is None
+
+
+def test_speak_reads_the_count_aloud(start_app, tmp_path, monkeypatch):
+    said = tmp_path / "said.txt"
+    fake = tmp_path / "bin" / "espeak-ng"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\nshift 2\necho \"$@\" >> {said}\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    h = start_app()
+    played_to_the_show(h)
+    h.app.go("show")
+    show = h.screen("show")
+    assert show.can_speak and show.total == 2
+    h.tap(show.ids.speak)
+    for _ in range(100):
+        if said.exists() and said.read_text().strip():
+            break
+        h.pump(0.05)
+    assert said.read_text().strip() == "A pair is two. 2"
+
+
+def test_no_voice_no_speak_button(start_app, monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    h = start_app()
+    played_to_the_show(h)
+    h.app.go("show")
+    show = h.screen("show")
+    assert not show.can_speak and show.ids.speak.disabled and show.ids.speak.opacity == 0
+
+
+def test_an_overclaim_is_corrected_on_the_show(start_app):
+    h = start_app()
+    played_to_the_show(h)
+    h.app.go("show")
+    show = h.screen("show")
+    before = h.companion.view.scores[1]
+    for key in "12":
+        h.tap(next(b for b in show.ids.keypad.children if b.text == key))
+    h.tap(show.ids.claim)
+    h.wait()
+    assert "claimed 12 of 2: 10 too many, corrected" in show.last
+    assert h.companion.view.scores[1] == before + 2  # the peg goes to what the cards are worth
+
+
+def test_history_charts_and_export(start_app):
+    h = start_app()
+    played_to_the_show(h)
+    h.app.go("history")
+    h.wait()
+    history = h.screen("history")
+    assert history.ids.averages.groups == ["Ann", "Ben"]
+    assert dict(history.ids.averages.series)["pegging"][1] > 0
+    export = next(w for w in history.ids.games.walk() if getattr(w, "text", "") == "Export")
+    h.tap(export)
+    h.wait()
+    path = h.app.message.split(" saved to ")[1]
+    data = json.loads(open(path).read())
+    assert data["players"] == ["Ann", "Ben"] and data["entries"][0]["type"] == "new-game"
+    assert [e["type"] for e in data["entries"]].count("lay") == 8
+    from companion.game.transfer import read_export
+
+    assert len(read_export(path)) == len(data["entries"])  # the file reads back whole
+
+
+def test_settings_are_saved_and_the_board_follows(start_app, firmware):
+    from companion.ui import settings as store
+
+    h = start_app()
+    h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, board="none")
+    h.wait()
+    h.app.go("settings")
+    h.wait()
+    screen = h.screen("settings")
+    screen.ids.board.text = "sim"
+    screen.ids.brightness.value = 7
+    screen.ids.confidence.value = 0.3
+    h.tap(screen.ids.save)
+    h.wait(lambda: "board sim://2-track" in h.app.message, what="the board reconnected")
+    saved = store.load(h.companion.folder)
+    assert (saved.board, saved.brightness, saved.confirm_below) == ("sim", 7, 0.3)
+    driver = h.companion.sync.driver
+    assert driver.wait_connected(30)
+    h.companion.act("discard")
+    h.companion.act("cut", "JD")
+    h.wait()
+    deadline = 100
+    while (driver.shown is None or driver.shown.pegs[0][0] != 2) and deadline:
+        h.pump(0.05)
+        deadline -= 1
+    assert driver.shown.pegs[0][0] == 2 and driver.shown.brightness == 7
