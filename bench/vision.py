@@ -77,7 +77,8 @@ def _render(job: tuple[dict, tuple[str, ...] | None, str]) -> tuple[bytes, dict]
                                      table_conventions=spec["table_conventions"], mix=mix)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
-    annotation["kind"] = spec["kind"]
+    # v2 scenes all follow the conventions; only hands-with-starter layouts are show photos.
+    annotation["kind"] = spec["kind"] if mix != "v2" else "show" if annotation["layout"] in SHOW_LAYOUTS else "other"
     return jpeg.tobytes(), annotation
 
 
@@ -205,7 +206,8 @@ def print_accuracy(scores: list[dict], args) -> None:
     print(f"card boxes reported without a name (no index read surely; the player checks them): "
           f"{sum(s['unread'] for s in scores)}")
     for kind, what in (("show", "show photos laid out as the capture guide asks (table conventions)"),
-                       ("hard", "hard scenes (layouts as players make them)")):
+                       ("hard", "hard scenes (layouts as players make them)"),
+                       ("other", "other scenes (6-card deals, fans: table conventions, mix v2)")):
         grouped = [s for s in scores if s["kind"] == kind and s["groups_ok"] is not None]
         if not grouped:
             continue
@@ -216,7 +218,8 @@ def print_accuracy(scores: list[dict], args) -> None:
               f"(groups right ignoring roles {np.mean([s['partition_ok'] for s in grouped]):.1%}){verdict}")
     pr_table(scores, "layout", "layout", LAYOUT_NAMES, targets=True)
     if len({s["kind"] for s in scores}) > 1:
-        pr_table(scores, "kind", "kind", {"show": "show photos (capture guide)", "hard": "hard scenes"})
+        pr_table(scores, "kind", "kind", {"show": "show photos (capture guide)", "hard": "hard scenes",
+                                          "other": "other scenes (mix v2)"})
         pr_table(scores, "arrangement", "arrangement")
     pr_table(scores, "deck", "deck")
 
@@ -280,7 +283,7 @@ def main(argv=None) -> int:
         deck_label += " (never trained on)"
     shows = sum(a["kind"] == "show" for a in annotations)
     print(f"rendered {args.n} scenes (seeds {seeds[0]}..{seeds[-1]}, none used in training or tuning; mix {args.mix}: "
-          f"{shows} show photos, {args.n - shows} hard scenes; decks: {deck_label}) in {time.perf_counter() - t0:.1f} s; "
+          f"{shows} show photos, {args.n - shows} {'other' if args.mix == 'v2' else 'hard'} scenes; decks: {deck_label}) in {time.perf_counter() - t0:.1f} s; "
           f"mean JPEG {np.mean([len(j) for j in jpegs]) / 1024:.0f} KiB")
 
     zoom = False if args.no_zoom else None  # None: as models.json says (default on)
