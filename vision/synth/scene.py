@@ -168,7 +168,28 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
         made = arrangements.Arrangement(*layouts.place(rng, layout, codes, aspect, table_conventions), kind="")
     groups = made.groups
 
-    # Whole-layout turn: mostly near upright, often any angle (v3: more often, a single card always).
+    placements, scale, offset, homography, turn, cut = _frame_layout(rng, made, aspect, w, h, v3, table_conventions)
+    image, masks, cards = _compose(rng, deck, placements, (scale, offset, homography), (w, h), made.framing,
+                                   packaged_surfaces, v3)
+    covered, occluders = _cover(rng, image, cards, made, turn, (scale, offset, homography))
+    min_card_h = scale * 0.8
+    image = looks.phone_camera(rng, image, min_card_h) if v3 else photo.apply_camera(rng, image, min_card_h)
+
+    annotation = {
+        "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
+        "cards": _annotate(cards, masks, covered, w, h),
+        "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
+        "objects_over_cards": occluders,
+    }
+    if v3:
+        annotation.update({"mix": mix, "arrangement": made.kind, "cut_by_frame": cut})
+    return image, annotation
+
+
+def _frame_layout(rng, made, aspect: float, w: int, h: int, v3: bool, table_conventions: bool):
+    """Turn the whole layout, frame it and tilt the camera; returns (turned placements, pixels per
+    card height, offset, table -> image homography, the turn in degrees, cut by the frame)."""
+    # Mostly near upright, often any angle (v3: more often, a single card always).
     any_angle = 1.0 if made.framing == "single" else 0.6 if v3 else 0.4
     turn = rng.uniform(0, 360) if rng.random() < any_angle else rng.normal(0, 12)
     ct, st = math.cos(math.radians(turn)), math.sin(math.radians(turn))
@@ -179,16 +200,22 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
                                                 allow_cut=not table_conventions)
     else:
         scale, offset = _fit(rng, placements, aspect, w, h)
-    homography = _perspective(rng, w, h)
+    return placements, scale, offset, _perspective(rng, w, h), turn, cut
 
+
+def _compose(rng, deck, placements, view, size, framing: str, packaged_surfaces: bool, v3: bool):
+    """The table with its clutter and the cards on it, bottom to top; returns (BGR image, each
+    card's mask, each card's (code, corners, outline, index quads))."""
+    scale, offset, homography = view
+    w, h = size
+    face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
     table = surfaces.surface(rng, h, w, packaged_surfaces)
     objects.draw_clutter(rng, table, scale)
     image = cv2.warpPerspective(table, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
-    if made.framing == "held":  # cards held over the table: the table lies out of focus
+    if framing == "held":  # cards held over the table: the table lies out of focus
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(1.2, 3.5) * max(w, h) / 1280)
-
     light = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)])
-    shadow_strength = rng.uniform(0.15, 0.5) * (0.5 if made.framing == "held" else 1.0)
+    shadow_strength = rng.uniform(0.15, 0.5) * (0.5 if framing == "held" else 1.0)
     masks, cards = [], []
     image_f = image.astype(np.float32)
     for code, x, y, angle, _ in placements:
@@ -202,9 +229,14 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     image = np.clip(image_f, 0, 255).astype(np.uint8)
     if v3 and rng.random() < 0.3:
         image = looks.gloss_on_cards(rng, image, np.any(masks, axis=0))
+    return image, masks, cards
 
-    min_card_h = scale * 0.8
-    covered = np.zeros((h, w), bool)
+
+def _cover(rng, image: np.ndarray, cards, made, turn: float, view) -> tuple[np.ndarray, int]:
+    """Fingers, pens or coins over the cards and the hand holding a fan (drawn into ``image``);
+    returns (the covered mask, how many things lie over the cards)."""
+    scale, offset, homography = view
+    covered = np.zeros(image.shape[:2], bool)
     occluders = 0
     if rng.random() < 0.3:
         occluders = 1
@@ -213,21 +245,12 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     if made.hold is not None:  # the fingers holding the fan, over its lower part
         occluders += 1
         hx, hy, up = made.hold
+        ct, st = math.cos(math.radians(turn)), math.sin(math.radians(turn))
         pivot_and_top = [(hx + math.sin(math.radians(up)) * k, hy - math.cos(math.radians(up)) * k) for k in (0, 1)]
         turned = [(x * ct - y * st, x * st + y * ct) for x, y in pivot_and_top]
         pivot, top = _project(homography, [(x * scale + offset[0], y * scale + offset[1]) for x, y in turned])
         covered |= objects.draw_holding_hand(rng, image, pivot, top)
-    image = looks.phone_camera(rng, image, min_card_h) if v3 else photo.apply_camera(rng, image, min_card_h)
-
-    annotation = {
-        "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
-        "cards": _annotate(cards, masks, covered, w, h),
-        "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
-        "objects_over_cards": occluders,
-    }
-    if v3:
-        annotation.update({"mix": mix, "arrangement": made.kind, "cut_by_frame": cut})
-    return image, annotation
+    return covered, occluders
 
 
 def _annotate(cards, masks, covered: np.ndarray, w: int, h: int) -> list[dict]:
