@@ -23,40 +23,48 @@ def _value(code: str) -> int:
     return min("A23456789TJQK".index(code[0]) + 1, 10)
 
 
-def shoot_all(out: Path, orientation: str) -> list[Path]:
-    from companion.ui.camera import FakeCamera
-    from companion.ui.headless import Headless
+class Shooter:
+    """One app, one orientation: walks a scripted deal and saves each screen on the way."""
 
-    size = SIZES[orientation]
-    suffix = "" if orientation == "landscape" else "-portrait"
-    written: list[Path] = []
-    h = Headless(Path(tempfile.mkdtemp(prefix="crib-shots-")), camera=FakeCamera([str(PHOTO)]), size=size)
+    def __init__(self, out: Path, orientation: str) -> None:
+        from companion.ui.camera import FakeCamera
+        from companion.ui.headless import Headless
 
-    def snap(name: str) -> None:
-        if orientation == "landscape" or name.split("-")[0] in PORTRAIT_SCREENS:
-            h.wait()
-            written.append(h.screenshot(out / f"{name}{suffix}.png"))
+        self.out, self.orientation = out, orientation
+        self.suffix = "" if orientation == "landscape" else "-portrait"
+        self.written: list[Path] = []
+        self.h = Headless(Path(tempfile.mkdtemp(prefix="crib-shots-")), camera=FakeCamera([str(PHOTO)]),
+                          size=SIZES[orientation])
 
-    try:
+    def snap(self, name: str) -> None:
+        if self.orientation == "landscape" or name.split("-")[0] in PORTRAIT_SCREENS:
+            self.h.wait()
+            self.written.append(self.h.screenshot(self.out / f"{name}{self.suffix}.png"))
+
+    def start(self) -> None:
+        h = self.h
         h.wait()
-        snap("home-tour")
+        self.snap("home-tour")
         home = h.screen("home")
         for _ in range(3):
             h.tap(home.ids.tour_next)
         h.tap(home.ids.new_game)
-        snap("new_game")
+        self.snap("new_game")
         h.tap(h.screen("new_game").ids.start)
         h.wait(lambda: h.current == "table")
         h.app.go("discard")
         h.screen("discard").set_cards(["5H", "6C", "7D", "8S", "JH", "KS"])
-        snap("discard")
+        self.snap("discard")
+
+    def play(self) -> None:
+        h = self.h
         for action, args in (("discard", ()), ("cut", ("AD",)), ("lay", ("8S",)), ("lay", ("7H",)),
                              ("lay", ("8D",))):
             h.companion.act(action, *args)
         h.app.go("table")
-        snap("table")
+        self.snap("table")
         h.app.go("pegging")
-        snap("pegging")
+        self.snap("pegging")
         hands = {0: [c for c in ANN if c != "7H"], 1: [c for c in BEN if c not in ("8S", "8D")]}
         while h.companion.view.phase == "play":
             view = h.companion.view
@@ -67,37 +75,47 @@ def shoot_all(out: Path, orientation: str) -> list[Path]:
             else:
                 h.companion.act("go")
             h.wait()
+
+    def show(self) -> None:
+        h = self.h
         h.app.go("show")
-        h.companion.act("show", None, 0)
+        h.companion.act("show", None, 0)  # Ben claims 0 of 2: the muggins flag
         h.wait()
         h.app.go("show")
-        snap("show-muggins")
+        self.snap("show-muggins")
         h.companion.act("muggins", 0)
         h.companion.act("show", None, None)
         h.app.go("capture", purpose="show")
         h.wait(lambda: h.screen("capture").live_line.startswith("Live:"), timeout=60)
-        snap("capture")
+        self.snap("capture")
         h.tap(h.screen("capture").ids.shoot)
         h.wait(lambda: h.current == "review", timeout=60)
-        snap("review")
+        self.snap("review")
         review = h.screen("review")
         index = next(i for i, c in enumerate(review.review.cards) if c.code == "QH")
         review.review.correct(index, "QS")
         review.refresh()
         h.tap(review.ids.count)
         h.wait(lambda: h.current == "show" and h.screen("show").total is not None)
-        show = h.screen("show")
-        show.tap_item(0)
-        snap("show")
-        h.app.go("history")
-        snap("history")
-        h.app.go("settings")
-        snap("settings")
-        h.app.go("home")
-        snap("home")
+        h.screen("show").tap_item(0)
+        self.snap("show")
+
+    def rest(self) -> None:
+        for name in ("history", "settings", "home"):
+            self.h.app.go(name)
+            self.snap(name)
+
+
+def shoot_all(out: Path, orientation: str) -> list[Path]:
+    shooter = Shooter(out, orientation)
+    try:
+        shooter.start()
+        shooter.play()
+        shooter.show()
+        shooter.rest()
     finally:
-        h.close()
-    return written
+        shooter.h.close()
+    return shooter.written
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -112,3 +112,57 @@ def test_discard_help_ranks_a_typed_deal(start_app):
     lines = [w.text for w in reversed(discard.ids.options.children)]
     assert len(lines) == 9 and lines[1].startswith("1. ")
     assert SAMPLES.exists()
+
+
+def test_four_players_in_partnerships_and_a_cut_for_deal(start_app):
+    h = start_app()
+    home = h.screen("home")
+    while home.tour_page >= 0:
+        h.tap(home.ids.tour_next)
+    h.tap(home.ids.new_game)
+    new = h.screen("new_game")
+    h.tap(new.ids.p4)
+    for i, name in enumerate(("Ann", "Ben", "Cal", "Dee")):
+        new.ids[f"name{i}"].text = name
+    new.ids.board.text = "none"
+    new.ids.dealer.text = "Cut for deal"
+    new.ids.cut_cards.text = "9H 7S KD 3C"   # Dee cuts lowest: Dee deals
+    h.tap(new.ids.start)
+    h.wait(lambda: h.current == "table", what="the table")
+    view = h.companion.view
+    assert view.side_names == ("Ann & Cal", "Ben & Dee") and view.players[3] == "Dee"
+    table = h.screen("table")
+    assert table.ids.board.tracks == 2 and [c.name for c in reversed(table.ids.scores.children)] == \
+        ["Ann & Cal", "Ben & Dee"]
+    h.tap(table.ids.deal)
+    h.wait()
+    assert h.companion.view.dealer == 3 and "(dealer)" in table.ids.scores.children[0].name
+
+
+def test_a_tie_in_the_cut_is_said_in_words(start_app):
+    h = start_app()
+    home = h.screen("home")
+    while home.tour_page >= 0:
+        h.tap(home.ids.tour_next)
+    h.tap(home.ids.new_game)
+    new = h.screen("new_game")
+    new.ids.board.text = "none"
+    new.ids.dealer.text = "Cut for deal"
+    new.ids.cut_cards.text = "7H 7S"
+    h.tap(new.ids.start)
+    h.wait()
+    assert h.current == "new_game" and "tie" in h.app.message and "cut again" in h.app.message
+
+
+def test_discard_help_from_a_photo(start_app):
+    h = start_app(camera=None)
+    h.app.go("discard")
+    h.tap(h.screen("discard").ids.photo)
+    capture = h.screen("capture")
+    samples = {b.text: b for b in capture.ids.samples.children}
+    h.tap(samples["deal6 row tokens"])
+    h.wait(lambda: h.current == "discard" and len(h.screen("discard").ids.options.children) > 2,
+           what="the advice")
+    discard = h.screen("discard")
+    assert sorted(discard.dealt) == sorted(["9S", "KS", "2S", "6D", "TD", "9D"])
+    assert "1. " in [w.text for w in reversed(discard.ids.options.children)][1]
