@@ -32,6 +32,9 @@ def register(subparsers) -> None:
     synth.add_argument("--deck", action="append", default=None, help="deck to use (repeatable; default: all training decks)")
     synth.add_argument("--longest", type=_positive, default=1280, help="longest image side in pixels (default 1280)")
     synth.add_argument("--mixed-aspect", action="store_true", help="vary the aspect ratio (4:3, 3:4, 16:9, 1:1)")
+    synth.add_argument("--mix", choices=("v2", "v3"), default="v2",
+                       help="data mix: v2 (what models v2 were trained on, default) or v3 (more decks, tight fans, "
+                            "close-ups, photo looks)")
     synth.add_argument("--workers", type=_positive, default=None, help="rendering processes (default: all cores)")
     synth.add_argument("--samples", action="store_true", help="write the curated sample photos (Kennard deck) instead")
     synth.set_defaults(handler=_synth)
@@ -78,7 +81,8 @@ def _synth(args) -> int:
     if args.longest < 64:
         raise CliError(f"--longest must be at least 64 pixels, got {args.longest}")
     data = write_dataset(args.out, args.n, args.seed, layout=args.layout, decks=tuple(args.deck) if args.deck else None,
-                         longest=args.longest, mixed=args.mixed_aspect, workers=args.workers, progress=progress_bar)
+                         longest=args.longest, mixed=args.mixed_aspect, workers=args.workers, progress=progress_bar,
+                         mix=args.mix)
     print(f"wrote {args.n} photos to {args.out} ({data})")
     return 0
 

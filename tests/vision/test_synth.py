@@ -269,6 +269,17 @@ def test_crib_synth_writes_a_dataset_with_progress(tmp_path):
     assert len(list((tmp_path / "s" / "images").glob("*.jpg"))) == 2
     lines = (tmp_path / "s" / "manifest.jsonl").read_text().splitlines()
     assert all(json.loads(line)["layout"] == "fan" for line in lines)
+    assert all("mix" not in json.loads(line) for line in lines)  # v2, the default, is models v2's data
+
+
+def test_crib_synth_renders_the_v3_mix_on_request(tmp_path):
+    result = _crib("synth", "--out", str(tmp_path / "s"), "--n", "2", "--seed", "3", "--longest", "256",
+                   "--mix", "v3", "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    lines = (tmp_path / "s" / "manifest.jsonl").read_text().splitlines()
+    assert [json.loads(line)["mix"] for line in lines] == ["v3", "v3"]
+    refused = _crib("synth", "--out", str(tmp_path / "t"), "--mix", "v4")
+    assert refused.returncode == 2 and "invalid choice: 'v4'" in refused.stderr
 
 
 @pytest.mark.parametrize("args, message", [
