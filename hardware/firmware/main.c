@@ -14,6 +14,7 @@
 #include <string.h>
 #include "board.h"
 #include "buttons.h"
+#include "clock.h"
 #include "frame.h"
 #include "protocol.h"
 #include "store.h"
@@ -31,31 +32,7 @@ static uint32_t frames_shown;
 static uint8_t out[MAX_PAYLOAD]; /* every reply is built here: replies never nest, and the stack stays small */
 static uint16_t events;       /* button presses since power-up */
 static uint8_t heartbeat_seq;
-static uint8_t reset_flags __attribute__((section(".noinit"))); /* set in .init3, before .bss is cleared */
 static uint32_t last_valid_ms, last_heartbeat_ms, last_anim_ms, changed_ms, last_tick_ms;
-static volatile uint8_t tick8; /* 1 ms ticks; an 8-bit ISR keeps the strip's pixel gaps short */
-static uint32_t ticks_ms;
-static uint8_t tick8_seen;
-
-/* Keeps the watchdog off across a watchdog reset (it stays enabled otherwise). */
-void early_wdt_off(void) __attribute__((naked, used, section(".init3")));
-void early_wdt_off(void)
-{
-    reset_flags = MCUSR;
-    MCUSR = 0;
-    wdt_disable();
-}
-
-ISR(TIMER1_COMPA_vect) { tick8++; }
-
-static uint32_t millis(void)
-{
-    /* the main loop runs far more often than every 255 ms, so the 8-bit count never laps */
-    uint8_t now = tick8;
-    ticks_ms += (uint8_t)(now - tick8_seen);
-    tick8_seen = now;
-    return ticks_ms;
-}
 
 static void render(void)
 {
@@ -287,10 +264,7 @@ int main(void)
     uart_init();
     ws2812_init();
     buttons_init();
-    TCCR1A = 0;
-    TCCR1B = _BV(WGM12) | _BV(CS11) | _BV(CS10); /* CTC, clk/64 */
-    OCR1A = F_CPU / 64 / 1000 - 1;                /* 1 ms */
-    TIMSK1 = _BV(OCIE1A);
+    clock_init();
     set_sleep_mode(SLEEP_MODE_IDLE);
     {
         uint8_t kept[STATE_LEN], undo[UNDO_SNAPSHOT_LEN];

@@ -15,7 +15,11 @@
  *   FRAME <n> <sim_us> <leds> <timing_violations> <longest_low_cycles> <hex GRB bytes | "=" when unchanged>
  * A bit is decoded from its high time: 4..8 cycles is a 0, 11..15 a 1 (WS2812B: 0.25-0.55 us and
  * 0.65-0.95 us at 16 MHz); anything else, or a low phase between 6 us and the 50 us reset inside
- * a frame, counts as a timing violation. The line low for 50 us latches the frame. */
+ * a frame, counts as a timing violation. The line low for 50 us latches the frame.
+ *
+ * One file of about 500 lines, on purpose: every part (strip decoder, pty bridge, reset on open,
+ * EEPROM file, buttons) is a simavr callback on the same core and pty; split, they would share
+ * a dozen globals through a header for no gain in clarity. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -391,11 +395,12 @@ static void on_signal(int sig)
     stop = 1;
 }
 
-int main(int argc, char **argv)
+static int parse_args(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FIRMWARE.elf [--link PATH] [--fast]\n", argv[0]);
-        return 2;
+        fprintf(stderr, "usage: %s FIRMWARE.elf [--link PATH] [--fast] [--reset-on-open MS] [--eeprom FILE]\n",
+                argv[0]);
+        return -1;
     }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--link") == 0 && i + 1 < argc)
@@ -408,22 +413,26 @@ int main(int argc, char **argv)
             eeprom_path = argv[++i];
         else {
             fprintf(stderr, "board_sim: unknown argument %s\n", argv[i]);
-            return 2;
+            return -1;
         }
     }
-    prctl(PR_SET_PDEATHSIG, SIGTERM); /* the host process died, even by SIGKILL: stop too */
+    return 0;
+}
+
+static int load_core(const char *elf)
+{
     elf_firmware_t firmware;
     memset(&firmware, 0, sizeof firmware);
-    if (elf_read_firmware(argv[1], &firmware) != 0) {
-        fprintf(stderr, "board_sim: cannot read %s\n", argv[1]);
-        return 1;
+    if (elf_read_firmware(elf, &firmware) != 0) {
+        fprintf(stderr, "board_sim: cannot read %s\n", elf);
+        return -1;
     }
     strcpy(firmware.mmcu, "atmega328p");
     firmware.frequency = F_CPU;
     avr = avr_make_mcu_by_name(firmware.mmcu);
     if (!avr) {
         fprintf(stderr, "board_sim: simavr has no atmega328p\n");
-        return 1;
+        return -1;
     }
     avr_init(avr);
     avr_load_firmware(avr, &firmware);
@@ -434,15 +443,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < BUTTON_PINS; i++)
         button_irq[i] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(i < 5 ? 'B' : 'C'), i < 5 ? i : i - 5);
     release_buttons();
-    fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(DATA_PORT), DATA_PIN), on_data_pin, NULL);
+    return 0;
+}
 
-    char pty_name[64];
-    if (open_pty(pty_name, sizeof pty_name) != 0) {
-        perror("board_sim: pty");
-        return 1;
-    }
+static void bridge_uart(void)
+{
     uint32_t uart_flags = 0;
     avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &uart_flags);
     uart_flags &= ~(uint32_t)AVR_UART_FLAG_STDIO;
@@ -451,18 +457,10 @@ int main(int argc, char **argv)
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), on_uart_output, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), on_uart_xon, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), on_uart_xoff, NULL);
-    if (link_path && make_link(pty_name) != 0)
-        return 1;
-    printf("PTY %s\n", pty_name);
-    fflush(stdout);
+}
 
-    signal(SIGTERM, on_signal);
-    signal(SIGINT, on_signal);
-    signal(SIGPIPE, SIG_IGN);
-    if (reset_on_open_ms >= 0) {
-        close(pty_slave); /* the host's opens and closes must show on the master */
-        pty_slave = -1;
-    }
+static int run(void)
+{
     int status = cpu_Running;
     uint32_t steps = 0;
     struct timespec last_save;
@@ -487,6 +485,35 @@ int main(int argc, char **argv)
         if (strip.bits && !strip.level && avr->cycle - strip.fall >= RESET_CYCLES)
             emit_frame();
     }
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (parse_args(argc, argv) != 0)
+        return 2;
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* the host process died, even by SIGKILL: stop too */
+    if (load_core(argv[1]) != 0)
+        return 1;
+    fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+    char pty_name[64];
+    if (open_pty(pty_name, sizeof pty_name) != 0) {
+        perror("board_sim: pty");
+        return 1;
+    }
+    bridge_uart();
+    if (link_path && make_link(pty_name) != 0)
+        return 1;
+    printf("PTY %s\n", pty_name);
+    fflush(stdout);
+    signal(SIGTERM, on_signal);
+    signal(SIGINT, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    if (reset_on_open_ms >= 0) {
+        close(pty_slave); /* the host's opens and closes must show on the master */
+        pty_slave = -1;
+    }
+    int status = run();
     remove_link(pty_name);
     if (eeprom_path)
         eeprom_save();
