@@ -16,7 +16,7 @@ START, GAME_HOLE = 0, 121
 SHORT_GAME = 61
 TARGETS = (GAME_HOLE, SHORT_GAME)
 MIN_TRACKS, MAX_TRACKS = 2, 3
-MAX_GAMES = 3        # games-won LEDs per track
+MAX_GAMES_SENT = 255  # games won per track, one byte on the wire (the board lights up to three)
 
 
 class BoardStateError(ValueError):
@@ -82,7 +82,7 @@ class BoardState:
     animation: Animation | None = None
     skunk_line: int | None = 90             # the loser is skunked at or below this score
     double_skunk_line: int | None = None    # e.g. 60 where the rule set has one
-    games: tuple[int, ...] = ()             # games won per track, 0..3 LEDs lit; () = none
+    games: tuple[int, ...] = ()             # games won per track (up to 3 LEDs lit); () = none
     target: int = GAME_HOLE                 # 121, or 61 for the short game (once round)
 
     def __post_init__(self) -> None:
@@ -123,8 +123,8 @@ class BoardState:
         if len(games) != tracks:
             raise GamesError(f"games won for {len(games)} tracks on a {tracks}-track board")
         for t, won in enumerate(games):
-            if not (isinstance(won, int) and not isinstance(won, bool) and 0 <= won <= MAX_GAMES):
-                raise GamesError(f"track {t + 1}: {won!r} games won; the board shows 0..{MAX_GAMES}")
+            if not (isinstance(won, int) and not isinstance(won, bool) and 0 <= won <= MAX_GAMES_SENT):
+                raise GamesError(f"track {t + 1}: {won!r} games won is not a count 0..{MAX_GAMES_SENT}")
 
     @property
     def tracks(self) -> int:

@@ -30,7 +30,7 @@ static uint8_t valid(const uint8_t *s)
         return 0;
     for (uint8_t t = 0; t < TRACKS; t++) {
         uint8_t front = s[ST_PEGS + 2 * t], back = s[ST_PEGS + 2 * t + 1];
-        if (front > goal || back > front || (back == front && front != 0) || s[ST_GAMES + t] > MAX_GAMES)
+        if (front > goal || back > front || (back == front && front != 0))
             return 0;
     }
     if (s[ST_DEALER] != NO_DEALER && s[ST_DEALER] >= TRACKS)

@@ -14,7 +14,7 @@
 #define ST_DOUBLE_SKUNK (ST_DEALER + 5)
 #define STATE_LEN_1_0 (ST_DEALER + 6) /* what a 1.0 host sends */
 #define ST_TARGET STATE_LEN_1_0       /* 1.1: 121, or 61 for the short game (0: 121) */
-#define ST_GAMES (ST_TARGET + 1)      /* 1.1: games won per track, 0..MAX_GAMES */
+#define ST_GAMES (ST_TARGET + 1)      /* 1.1: games won per track; the first GAME_LEDS are lit */
 #define STATE_LEN (ST_GAMES + TRACKS)
 #define LED_BYTES (LED_COUNT * 3)
 #define UNDO_DEPTH 4                  /* pegs a track can take back, newest first */

@@ -117,12 +117,12 @@ def test_short_game_runs_once_round_into_the_game_hole(sim, link, geometry3):
 
 
 def test_games_won_and_skunks_are_shown(sim, link, geometry3):
-    state = BoardState(((121, 115), (88, 80), (95, 90)), games=(1, 0, 3), animation=Animation("skunk", 0))
+    state = BoardState(((121, 115), (88, 80), (95, 90)), games=(1, 0, 7), animation=Animation("skunk", 0))
     link.set_state(state)
     assert _shows(sim, geometry3, state)
     lit = leds.lit(sim.latest().grb)
     games_lit = [sum(led in lit for led in track) for track in geometry3.game_leds]
-    assert games_lit == [1, 0, 3]
+    assert games_lit == [1, 0, 3]                         # more than three games: all three lit
     skunk_head = palette.scale_rgb(palette.SKUNK_HEAD_RGB, state.brightness)
     plain_head = palette.scale_rgb(palette.WIN_HEAD_RGB, state.brightness)
     assert skunk_head in lit.values() and plain_head not in lit.values()   # not the plain win's white
