@@ -121,7 +121,8 @@ class CaptureScreen(CribScreen):
         self.ids.preview.photo_size = list(result.size)
         self.ids.preview.boxes = [{"box": box, "label": T.card_text(code), "flagged": flagged,
                                    "colour": T.OK} for code, box, flagged in result.cards]
-        self.live_line = f"Live: {len(result.cards)} cards · {result.fps:.1f} frames/s · {result.ms:.0f} ms"
+        rate = f" · {result.fps:.1f} frames/s" if result.fps > 0 else ""
+        self.live_line = f"Live: {len(result.cards)} cards{rate} · {result.ms:.0f} ms a frame"
 
     # --- taking the photo ----------------------------------------------------------------------------------
     def shoot(self) -> None:

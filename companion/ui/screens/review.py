@@ -9,7 +9,7 @@ from kivy.factory import Factory
 from companion.ui import theme as T
 from companion.ui.review import IGNORED, Review
 from companion.ui.screens import CribScreen, load_kv
-from companion.ui.widgets.photo_view import PhotoView  # noqa: F401  (used in review.kv)
+from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F401  (PhotoView: review.kv)
 from companion.ui.widgets.picker import CardPicker
 
 load_kv(__file__)
@@ -29,7 +29,9 @@ class ReviewScreen(CribScreen):
             return
         self.review = Review(recognition)
         photo = self.context.get("photo")
-        self.ids.photo.set_pixels(photo.pixels if photo is not None else None, (recognition.width, recognition.height))
+        boxes = [c.box for c in recognition.cards] + list(recognition.unread_boxes)
+        self.ids.photo.set_pixels(photo.pixels if photo is not None else None, (recognition.width, recognition.height),
+                                  cards_region(boxes, recognition.width, recognition.height))
         self.refresh()
 
     def refresh(self) -> None:

@@ -13,7 +13,7 @@ from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.speech import speaker
 from companion.ui.widgets.keypad import Keypad  # noqa: F401  (used in show.kv)
-from companion.ui.widgets.photo_view import PhotoView  # noqa: F401
+from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F401  (PhotoView: show.kv)
 from companion.ui.widgets.picker import CardPicker
 
 load_kv(__file__)
@@ -27,6 +27,7 @@ class ShowScreen(CribScreen):
     note = StringProperty("")
     last = StringProperty("")      # what the last count did (an overclaim's correction included)
     can_speak = BooleanProperty(False)
+    has_photo = BooleanProperty(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -43,9 +44,11 @@ class ShowScreen(CribScreen):
         self.can_speak = self._say is not None
         photo = self.context.get("photo")
         photo_show = self.context.get("photo_show")
-        if photo is not None and photo_show is not None:
+        self.has_photo = photo is not None and photo_show is not None
+        if self.has_photo:
             rec = photo_show.recognition
-            self.ids.photo.set_pixels(photo.pixels, (rec.width, rec.height))
+            boxes = [c.box for c in rec.cards]
+            self.ids.photo.set_pixels(photo.pixels, (rec.width, rec.height), cards_region(boxes, rec.width, rec.height))
         else:
             self.ids.photo.set_pixels(None)
             self.ids.photo.boxes = []

@@ -30,7 +30,7 @@ class BarChart(Widget):
         self.canvas.clear()
         if self.width < 50 or self.height < 50:
             return
-        top_pad, bottom_pad, left = 34, 40, self.x + 10
+        top_pad, bottom_pad, left = 64, 40, self.x + 10
         plot_h = self.height - top_pad - bottom_pad
         values = [v for _, vals in self.series for v in vals]
         peak = max(values + [1e-9])
@@ -58,5 +58,6 @@ class BarChart(Widget):
                 self._text(name, gx + group_w * 0.4, self.y + 12, 15)
             for s, (measure, _vals) in enumerate(self.series):
                 colour = T.TRACKS[s % len(T.TRACKS)]
-                self._text(measure, self.right - 10 - (len(self.series) - s) * 110, self.top - 28, 14, colour,
-                           center=False)
+                Color(*colour)
+                Rectangle(pos=(self.x + 10 + s * 150, self.top - 50), size=(12, 12))
+                self._text(measure, self.x + 28 + s * 150, self.top - 54, 14, colour, center=False)

@@ -14,6 +14,19 @@ from kivy.uix.widget import Widget
 from companion.ui import theme as T
 
 
+def cards_region(boxes, width: float, height: float, margin: float = 0.35) -> tuple[float, float, float, float]:
+    """The part of a photo holding ``boxes`` with a margin (a share of the cards' extent), never
+    smaller than a third of the photo: the cards fill the view and stay easy to tap."""
+    if not boxes:
+        return 0.0, 0.0, float(width), float(height)
+    x1, y1 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x2, y2 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    pad = margin * max(x2 - x1, y2 - y1)
+    half_w, half_h = max((x2 - x1) / 2 + pad, width / 6), max((y2 - y1) / 2 + pad, height / 6)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    return max(cx - half_w, 0.0), max(cy - half_h, 0.0), min(cx + half_w, width), min(cy + half_h, height)
+
+
 def texture_from_bgr(pixels: np.ndarray, texture: Texture | None = None) -> Texture:
     """A Kivy texture of BGR pixels (reused when the size matches)."""
     height, width = pixels.shape[:2]
@@ -28,6 +41,7 @@ class PhotoView(Widget):
     photo_size = ListProperty([1, 1])  # the photo's width, height (the boxes' frame)
     guide = BooleanProperty(False)
     texture_version = NumericProperty(0)
+    origin = ListProperty([0.0, 0.0])    # the photo pixel at the view's top left (a zoomed region)
 
     __events__ = ("on_card",)
 
@@ -38,12 +52,23 @@ class PhotoView(Widget):
         self.bind(pos=self.redraw, size=self.redraw, boxes=self.redraw, guide=self.redraw,
                   texture_version=self.redraw, photo_size=self.redraw)
 
-    def set_pixels(self, pixels: np.ndarray | None, photo_size: tuple[int, int] | None = None) -> None:
+    def set_pixels(self, pixels: np.ndarray | None, photo_size: tuple[int, int] | None = None,
+                   region: tuple[float, float, float, float] | None = None) -> None:
+        """Show ``pixels`` (the photo decoded, maybe smaller than ``photo_size``); ``region``: only
+        that part of the photo (x1, y1, x2, y2 in photo pixels), zoomed to fit."""
+        self.origin = [0.0, 0.0]
         if pixels is None:
             self.texture = None
         else:
-            self.texture = texture_from_bgr(pixels, self.texture)
-            self.photo_size = list(photo_size or (pixels.shape[1], pixels.shape[0]))
+            size = tuple(photo_size or (pixels.shape[1], pixels.shape[0]))
+            if region is not None:
+                scale = pixels.shape[1] / size[0]
+                x1, y1, x2, y2 = (int(round(v * scale)) for v in region)
+                pixels = pixels[max(y1, 0):y2, max(x1, 0):x2]
+                self.origin = [max(x1, 0) / scale, max(y1, 0) / scale]
+                size = (pixels.shape[1] / scale, pixels.shape[0] / scale)
+            self.texture = texture_from_bgr(np.ascontiguousarray(pixels), None)
+            self.photo_size = list(size)
         self.texture_version += 1
 
     # --- where the photo lies in the widget -----------------------------------------------------------
@@ -59,7 +84,8 @@ class PhotoView(Widget):
     def to_widget(self, box) -> tuple[float, float, float, float]:
         fx, fy, fw, fh = self.frame()
         pw, ph = self.photo_size
-        x1, y1, x2, y2 = box
+        ox, oy = self.origin
+        x1, y1, x2, y2 = box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy
         return fx + x1 / pw * fw, fy + fh - y2 / ph * fh, (x2 - x1) / pw * fw, (y2 - y1) / ph * fh
 
     def box_center(self, index: int) -> tuple[float, float]:
