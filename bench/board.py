@@ -9,6 +9,9 @@
 3. Peer, same run: the same request bytes through a plain pty pair to an echo thread, timed until
    as many bytes as the board's ack came back: what the pty transport itself costs.
 4. Prints bytes per update and the UART wire time those bytes need at 115200 baud.
+5. EEPROM wear: replays the game-session scripts (tests/game/scripts) and counts the board
+   changes per game, the most EEPROM records a game can cost (the firmware writes once a change
+   has stood 5 s), spread over the 32 slots, against the 100,000-cycle rating.
 """
 
 from __future__ import annotations
@@ -94,6 +97,37 @@ def echo_latencies(requests: list[bytes], reply_len: int) -> list[float]:
     return times
 
 
+EEPROM_SLOTS = 32
+EEPROM_CYCLES = 100_000
+GAME_SCRIPTS = ROOT / "tests" / "game" / "scripts"
+
+
+def board_changes_per_game() -> list[tuple[str, int, int]]:
+    """(script, games finished, board changes) for each full-length game script."""
+    from companion.game.engine import replay
+    from companion.game.script import load_script, run_script
+    from companion.game.view import board_view
+
+    out = []
+    for path in sorted(GAME_SCRIPTS.glob("*.json")):
+        session = run_script(load_script(path)).session
+        final = board_view(session.game)
+        if final.target != 121 or final.winner is None:
+            continue
+        views = [board_view(replay(session.journal[:k])) for k in range(1, len(session.journal) + 1)]
+        out.append((path.stem, sum(final.games_won), sum(1 for a, b in zip(views, views[1:]) if a != b)))
+    return out
+
+
+def print_eeprom_wear() -> None:
+    rows = board_changes_per_game()
+    per_game = max(changes / max(1, games) for _, games, changes in rows)
+    print("  EEPROM: board changes per game to 121 (game scripts): "
+          + ", ".join(f"{name} {changes}/{games}" for name, games, changes in rows))
+    print(f"  worst {per_game:.0f} records a game -> {per_game / EEPROM_SLOTS:.1f} writes per cell "
+          f"-> {EEPROM_CYCLES / (per_game / EEPROM_SLOTS):,.0f} games to {EEPROM_CYCLES:,} cycles")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--updates", type=int, default=300)
@@ -117,6 +151,7 @@ def main() -> int:
           f"({len(shown)} of {len(states)} seen)")
     print(f"  peer, raw pty echo of the same bytes: median {peer_med:.3f} ms")
     print(f"  ratio board/peer: {med / peer_med:.1f}x; board minus wire time: {med - wire_ms:.2f} ms")
+    print_eeprom_wear()
     return 0
 
 
