@@ -160,7 +160,7 @@ class BoardDriver:
         link = self._link
         if link is not None and not self._thread.is_alive():
             try:
-                link.bye()      # leaving on purpose: the board looks idle, not "host lost"
+                link.bye(retries=0)   # leaving on purpose: idle, not "host lost" (one try: closing never waits long)
             except LinkError:
                 pass
         self._drop_link()
