@@ -141,6 +141,11 @@ class KivyCamera(FrameSource):
             except Exception:
                 pass
 
+    @property
+    def texture(self):
+        """The camera's own texture, for the preview (None until it delivers)."""
+        return self._camera.texture if self._camera is not None else None
+
     def _on_texture(self, camera) -> None:
         now = time.monotonic()
         if now - self._last < 1.0 / self.max_fps or camera.texture is None:

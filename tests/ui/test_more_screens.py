@@ -133,3 +133,25 @@ def test_settings_are_saved_and_the_board_follows(start_app, firmware):
         h.pump(0.05)
         deadline -= 1
     assert driver.shown.pegs[0][0] == 2 and driver.shown.brightness == 7
+
+
+def test_a_camera_frame_comes_out_upright_in_bgr(start_app):
+    """KivyCamera copies its texture (RGBA, rows bottom-up) into BGR rows top-down, as recognition
+    reads photos; texture_from_bgr is the way back."""
+    import numpy as np
+
+    from companion.ui.camera import KivyCamera
+    from companion.ui.widgets.photo_view import texture_from_bgr
+
+    start_app()
+    image = np.zeros((6, 8, 3), np.uint8)
+    image[0, :] = (255, 0, 0)      # top row blue
+    image[:, -1] = (0, 0, 255)     # right column red
+    image[5, 0] = (0, 255, 0)      # bottom-left green
+
+    class FakeCore:
+        texture = texture_from_bgr(image)
+
+    camera = KivyCamera()
+    camera._on_texture(FakeCore())
+    assert camera.frame_id == 1 and np.array_equal(camera.frame(), image)

@@ -78,7 +78,13 @@ class CaptureScreen(CribScreen):
     # --- the preview and the live view -------------------------------------------------------------------
     def _refresh_preview(self) -> None:
         camera = self.companion.camera
-        if camera is None or camera.frame_id == self._shown_id:
+        if camera is None:
+            return
+        texture = getattr(camera, "texture", None)
+        if texture is not None:  # a real camera: its own texture, no copy through the CPU
+            self.ids.preview.set_texture(texture)
+            return
+        if camera.frame_id == self._shown_id:
             return
         frame = camera.frame()
         if frame is not None:

@@ -71,6 +71,14 @@ class PhotoView(Widget):
             self.photo_size = list(size)
         self.texture_version += 1
 
+    def set_texture(self, texture: Texture) -> None:
+        """Show a texture as it is (a camera's preview); the boxes are in its pixels."""
+        if texture is not self.texture:
+            self.texture = texture
+            self.origin = [0.0, 0.0]
+            self.photo_size = list(texture.size)
+        self.texture_version += 1
+
     # --- where the photo lies in the widget -----------------------------------------------------------
     def frame(self) -> tuple[float, float, float, float]:
         """x, y, width, height of the photo drawn to fit."""
