@@ -46,6 +46,7 @@ from vision.synth.art import EVAL_DECKS, KNOWN_DECKS  # noqa: E402
 TARGET_PRECISION, TARGET_RECALL, TARGET_MEDIAN_MS, TARGET_SHOW_GROUPS = 0.995, 0.99, 150.0, 0.95
 SIZE = (1280, 960)
 FIRST_BENCH_SEED = 9_000_000  # 8,500,000+ are the tuning seeds
+FIRST_TUNING_SEED = 8_500_000
 TRAINING_SETS, TRAINING_SET_MAX = range(1, 21), 20_000  # dataset seeds 1-4 (models v2) and 5-20 (next sets)
 SHOW_LAYOUTS = ("hand_starter", "two_hands_crib_starter")
 LAYOUT_NAMES = {"hand_starter": "hand + starter", "two_hands_crib_starter": "two hands + crib + starter",
@@ -177,7 +178,16 @@ def check_args(args, parser) -> tuple[tuple[str, ...] | None, list[int]]:
         parser.exit(2, f"error: --n must be at least 1, got {args.n}\n")
     if not 0.0 <= args.show_share <= 1.0:
         parser.exit(2, f"error: --show-share must be between 0 and 1, got {args.show_share}\n")
-    if args.seed < FIRST_BENCH_SEED:
+    if args.tuning:
+        # Model selection (which checkpoint to commit, which threshold) runs here, never on the bench.
+        if args.seed is None:
+            args.seed = FIRST_TUNING_SEED
+        if not (FIRST_TUNING_SEED <= args.seed and args.seed + args.n <= FIRST_BENCH_SEED):
+            parser.exit(2, f"error: tuning seeds are {FIRST_TUNING_SEED}..{FIRST_BENCH_SEED - 1}; got --seed {args.seed}"
+                           f" with --n {args.n}\n")
+    elif args.seed is None:
+        args.seed = FIRST_BENCH_SEED
+    if args.seed < FIRST_BENCH_SEED and not args.tuning:
         parser.exit(2, f"error: bench seeds start at {FIRST_BENCH_SEED} (lower ones are tuning or training seeds); "
                        f"got --seed {args.seed}\n")
     seeds = [args.seed + i for i in range(args.n)]
@@ -258,7 +268,9 @@ def print_speed(recognizer, results, totals, jpegs, args, zoom) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=300, help="scenes to render (default 300)")
-    parser.add_argument("--seed", type=int, default=FIRST_BENCH_SEED, help="first scene seed (default 9000000)")
+    parser.add_argument("--seed", type=int, default=None, help="first scene seed (default 9000000; 8500000 with --tuning)")
+    parser.add_argument("--tuning", action="store_true",
+                        help="score the tuning scenes (seeds 8,500,000+) for model selection; not bench figures")
     parser.add_argument("--mix", default="v3", help="data mix of the scenes: v3 (default) or v2 (models v2's bench)")
     parser.add_argument("--show-share", type=float, default=0.4,
                         help="share of show photos laid out as the capture guide asks (mix v3; default 0.4)")
@@ -282,7 +294,8 @@ def main(argv=None) -> int:
     if decks and set(decks) <= set(EVAL_DECKS):
         deck_label += " (never trained on)"
     shows = sum(a["kind"] == "show" for a in annotations)
-    print(f"rendered {args.n} scenes (seeds {seeds[0]}..{seeds[-1]}, none used in training or tuning; mix {args.mix}: "
+    use = "TUNING scenes for model selection, not bench figures" if args.tuning else "none used in training or tuning"
+    print(f"rendered {args.n} scenes (seeds {seeds[0]}..{seeds[-1]}, {use}; mix {args.mix}: "
           f"{shows} show photos, {args.n - shows} {'other' if args.mix == 'v2' else 'hard'} scenes; decks: {deck_label}) in {time.perf_counter() - t0:.1f} s; "
           f"mean JPEG {np.mean([len(j) for j in jpegs]) / 1024:.0f} KiB")
 
