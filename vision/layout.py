@@ -3,8 +3,11 @@
 Conventions (documented in the README):
 - Cards whose centres lie within ``LINK_DISTANCE`` card widths of each other belong to one
   group (single linkage), so a fanned or side-by-side hand is one group and groups lie apart.
-  The card width comes from the boxes whatever the rotation (``card_widths``). A group whose
-  size fits no role (two hands pushed together: 8) is cut at its longest links.
+  The card width comes from the boxes whatever the rotation (``card_widths``). Cards whose boxes
+  overlap (``OVERLAP_LINK``) lie on each other: one group, however the fan is turned and however
+  small the detector's boxes of its half-hidden cards are. A group whose size fits no role (two
+  hands pushed together: 8) is cut at its longest links, never between overlapping cards (a fan
+  of 7 or 13 stays one group, said to fit no role).
 - A lone card apart from the groups is the starter (the cut card turned up on the pack). With
   no lone card, a group of 5 with one card clearly set apart is a hand and its starter.
 - A group of 4 is a hand; 5 or 6 is a deal (role hand, to be discarded to 4).
@@ -13,7 +16,9 @@ Conventions (documented in the README):
   nearest groups are almost equally near, the result says it is unsure.
 - Hands are numbered in reading order: rows top to bottom, left to right within a row.
 Card boxes on which no index was read still count for the group size (a hand with one hidden
-index is still a hand), except where they lie under a read card (the pack under the starter).
+index is still a hand), except where they lie under a read card (the pack under the starter) or
+where the read cards alone already make a starter or a hand of 4 (a coin, a sticker or a second
+box of a card beside them is likelier than a fifth card).
 """
 
 from __future__ import annotations
@@ -27,14 +32,27 @@ from vision.detections import UNREAD, Detections
 from vision.results import ROLE_ORDER, Role
 
 # The constants below were set by hand on the layouts of tests/vision/test_layout.py (every
-# layout at three scales and shifts) and the sample photos' sidecars; no scene set was swept.
+# layout at three scales and shifts) and the sample photos' sidecars, except MERGE_REACH,
+# OVERLAP_LINK and COMPLETE_SIZES: measured with models v2 on tuning scenes (seeds 8,510,000+ and
+# 8,530,000+: 200 v3 fan scenes; 8,520,000+: 100 v3 show scenes laid out as the capture guide
+# asks), see models/MODEL.md.
 ASPECT_RANGE = (0.5, 0.82)  # apparent card width/height: 0.69-0.72 square on, less or more tilted
 LINK_DISTANCE = 1.6  # cards whose centres are closer than this many card widths share a group
-MERGE_REACH = 1.6  # fragments may join a group up to this many link distances away
+# Fragments (a hand cut in two by a missed card) may join a group up to this many link distances
+# away: 1.6 joined hands lying a card width apart (found cards grouped right in 75 of 100 show
+# scenes; 1.2-1.3: 88-89, 1.0: 87, with no loss in scenes read exactly).
+MERGE_REACH = 1.3
 CRIB_UNSURE_RATIO = 1.25  # nearest group must be this much nearer the starter than the next
 STARTER_APART = 1.35  # a 5th card is the starter when it lies this much farther out than the rest
 SAME_ROW = 0.5  # groups whose centres differ by less than this many card heights share a reading row
 PACK_UNDER = 0.5  # an unread box overlapping a read card by this IoU is the pack under it, not a card
+# Cards whose boxes overlap by this share of the smaller box lie on each other: one group (a fan or
+# an overlapping row, whatever its turn and however small its boxes), never cut apart. 0.1-0.4
+# measured alike; 0.6 lets fans split again.
+OVERLAP_LINK = 0.25
+# Read cards alone making a starter or a hand: unread boxes beside them do not count. Show scenes
+# read exactly: 33 -> 37 of 41 groups right; (1, 4, 6) and (1, 4, 5, 6) the same, (4,) 36.
+COMPLETE_SIZES = (1, 4)
 # How plausible a group size is on a cribbage table: hands and crib 4, starter 1, a deal 6;
 # 5 is a three-player deal (or a hand with the starter pushed against it).
 _SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
@@ -121,21 +139,30 @@ def _merge_fragments(groups: list[list[int]], centres: np.ndarray, reach: float)
         groups = best[1]
 
 
-def _split_merged(rows: list[int], centres: np.ndarray) -> list[list[int]]:
+def overlapping(xyxy: np.ndarray) -> np.ndarray:
+    """(N, N) whether two cards' boxes overlap by ``OVERLAP_LINK`` of the smaller one."""
+    inside = boxes.box_containment(xyxy, xyxy)  # share of row's box inside column's box
+    touching = np.maximum(inside, inside.T) >= OVERLAP_LINK
+    np.fill_diagonal(touching, False)
+    return touching
+
+
+def _split_merged(rows: list[int], centres: np.ndarray, touching: np.ndarray) -> list[list[int]]:
     """Cut a group whose size fits no cribbage role at the long links that leave sizes that do
-    (two hands pushed together, a hand and its starter)."""
+    (two hands pushed together, a hand and its starter); cards lying on each other stay together."""
     if len(rows) in _SIZE_SCORE:
         return [rows]
     edges = sorted(_spanning_tree(centres, rows), reverse=True)
+    held = [(a, b) for a in rows for b in rows if a < b and touching[a, b]]
     best, best_score = None, _plausibility([rows])
     for cut in edges[:3]:  # only the longest links can be gaps between groups
-        parts = boxes.components(rows, [edge[1:] for edge in edges if edge is not cut])
+        parts = boxes.components(rows, [edge[1:] for edge in edges if edge is not cut] + held)
         score = _plausibility(parts)
         if score > best_score + 1e-9:
             best, best_score = parts, score
     if best is None:
         return [rows]
-    return [piece for part in best for piece in _split_merged(part, centres)]
+    return [piece for part in best for piece in _split_merged(part, centres, touching)]
 
 
 def _detached_card(rows: list[int], centres: np.ndarray) -> int | None:
@@ -163,8 +190,10 @@ def cluster(xyxy: np.ndarray, link_distance: float = LINK_DISTANCE) -> list[list
     width = float(np.median(card_widths(xyxy)))
     centres = boxes.centres(xyxy)
     rows = list(range(n))
+    touching = overlapping(xyxy)
     edges = [(a, b) for length, a, b in _spanning_tree(centres, rows) if length <= link_distance * max(width, 1.0)]
-    groups = [piece for part in boxes.components(rows, edges) for piece in _split_merged(part, centres)]
+    edges += [(a, b) for a in rows for b in rows if a < b and touching[a, b]]
+    groups = [piece for part in boxes.components(rows, edges) for piece in _split_merged(part, centres, touching)]
     groups = _merge_fragments(groups, centres, MERGE_REACH * link_distance * max(width, 1.0))
     return [sorted(g, key=lambda k: (centres[k, 0], k)) for g in groups]
 
@@ -183,14 +212,17 @@ def _reading_order(groups: list[list[int]], xyxy: np.ndarray) -> list[list[int]]
 
 
 def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
-    """Cards in a group, not counting unread boxes lying under a read card (a pack)."""
+    """Cards in a group, not counting unread boxes lying under a read card (a pack), nor any
+    unread box when the read cards alone make a group that fits a role (a starter, a hand of 4:
+    the box beside them is more often a coin, a sticker or a second box of a card than a card)."""
     read_rows = [m for m in members if read[m]]
     count = len(read_rows)
+    complete = count in COMPLETE_SIZES
     for m in members:
         if read[m]:
             continue
-        under = read_rows and boxes.box_iou(xyxy[[m]], xyxy[read_rows]).max() > PACK_UNDER
-        count += 0 if under else 1
+        overlap = boxes.box_iou(xyxy[[m]], xyxy[read_rows]).max() if read_rows else 0.0
+        count += 0 if complete or overlap > PACK_UNDER else 1
     return count
 
 

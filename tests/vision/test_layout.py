@@ -1,12 +1,13 @@
 """Layout: grouping card boxes into hands, crib and starter, on synthetic detections."""
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from infer_fixtures import LAYOUTS, detections_for, table
+from infer_fixtures import LAYOUTS, card_geometry, detections_for, table
 from vision.classes import CARD_CLASS
 from vision.detections import UNREAD, Detections
 from vision.decode import photo_from_array
@@ -115,7 +116,8 @@ def test_a_group_of_unread_boxes_only_gets_no_role():
 
 
 def test_cluster_basics():
-    boxes = np.array([[0, 0, 10, 10], [13, 0, 23, 10], [13, 14, 23, 24], [100, 100, 110, 110]], np.float32)
+    # Card-shaped boxes (10 x 14): two side by side, one below the second, one far away.
+    boxes = np.array([[0, 0, 10, 14], [13, 0, 23, 14], [13, 17, 23, 31], [100, 100, 110, 114]], np.float32)
     assert cluster(boxes) == [[0, 1, 2], [3]] or sorted(map(sorted, cluster(boxes))) == [[0, 1, 2], [3]]
     assert cluster(np.zeros((0, 4), np.float32)) == []
 
@@ -187,3 +189,46 @@ def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
         fours = [g for g in result.groups if g.role in ("hand", "crib") and len(g.cards) == 4]
         nearest = min(fours, key=lambda g: np.hypot(*(centre(g) - centre(starter))))
         assert nearest.role == "crib"
+
+
+def _tight_fan(n: int, turn: float, centre=(640.0, 480.0), step=7.0, radius=60.0):
+    """A tight fan of ``n`` cards turning about a pivot ``radius`` below their centres, stepped by
+    ``step`` degrees, the whole fan turned by ``turn``: (codes, card boxes, the top-left index of
+    each card; the last card, on top, shows both)."""
+    codes = ["AS", "2H", "3C", "4D", "5S", "6H", "7C", "8D", "9S", "TH", "JC", "QD", "KS"][:n]
+    boxes_, indices = [], []
+    for i in range(n):
+        a = (i - (n - 1) / 2) * step + turn
+        t = math.radians(a)
+        pivot_x, pivot_y = centre[0] - radius * math.sin(math.radians(turn)), centre[1] + radius * math.cos(math.radians(turn))
+        cx, cy = pivot_x + radius * math.sin(t), pivot_y - radius * math.cos(t)
+        card, both = card_geometry(cx, cy, a)
+        boxes_.append(card)
+        indices.append(both if i == n - 1 else both[:1])
+    return codes, np.array(boxes_, np.float32), indices
+
+
+@pytest.mark.parametrize("turn", [0, 35, 90, 150, 200, 300])
+@pytest.mark.parametrize("n", [5, 7, 13])
+def test_a_tight_fan_at_any_turn_is_one_group(n, turn):
+    """Axis-aligned boxes of a turned fan overlap their neighbours' indices; the fan must still
+    come out as one group, whatever its size (7 and 13 fit no role: one group, with a warning)."""
+    codes, card_boxes, index_boxes = _tight_fan(n, turn)
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert [sorted(g.cards) for g in result.groups] == [sorted(codes)]
+    assert result.groups[0].role == ("hand" if n in (4, 5, 6) else "unknown")
+
+
+def test_a_box_beside_a_complete_hand_or_the_starter_does_not_change_their_roles():
+    """A coin or sticker boxed as a card next to a hand of 4 read cards (or next to the starter)
+    is not a fifth card: the hand stays a hand and the starter a starter."""
+    codes, boxes_, _indices, _groups = table("hand_starter")
+    hand = boxes_[:4]
+    sticker_by_hand = hand[3] + np.array([95, 20, 95, 20], np.float32)
+    sticker_by_starter = boxes_[4] + np.array([0, 120, 0, 120], np.float32)
+    for extra in (sticker_by_hand, sticker_by_starter):
+        layout = _arrange(np.vstack([boxes_, extra[None]]), np.array([True] * len(boxes_) + [False]))
+        roles = sorted((g.role, len([m for m in g.members if m < len(codes)])) for g in layout.groups)
+        assert roles == [("hand", 4), ("starter", 1)], roles
