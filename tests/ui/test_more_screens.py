@@ -155,3 +155,27 @@ def test_a_camera_frame_comes_out_upright_in_bgr(start_app):
     camera = KivyCamera()
     camera._on_texture(FakeCore())
     assert camera.frame_id == 1 and np.array_equal(camera.frame(), image)
+
+
+def test_a_renege_in_the_play_and_its_penalty(start_app):
+    h = start_app()
+    h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
+    h.wait()
+    h.companion.act("discard")
+    h.companion.act("cut", "AD")
+    h.wait()
+    h.app.go("pegging")
+    pegging = h.screen("pegging")
+    h.tap(pegging.card_buttons["8S"])
+    h.tap(pegging.card_buttons["7H"])
+    h.wait()
+    assert "+2 (fifteen)" in pegging.ids.plays.text and "fifteen for 2" in pegging.ids.last.text
+    h.tap(pegging.ids.go)   # Ben says go at 15: a renege
+    h.wait()
+    texts = [w.text for w in pegging.ids.offers.walk() if hasattr(w, "text")]
+    assert any(t.startswith("Renege: Ben said go") for t in texts)
+    before = h.companion.view.scores[0]
+    h.tap(next(w for w in pegging.ids.offers.walk() if getattr(w, "text", "") == "Ann pegs 2"))
+    h.wait()
+    assert h.companion.view.scores[0] == before + 2
+    assert not any(getattr(w, "text", "").startswith("Renege") for w in pegging.ids.offers.walk())

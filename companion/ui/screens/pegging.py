@@ -59,12 +59,31 @@ class PeggingScreen(CribScreen):
         self.ids.to_show.disabled = playing
         box = self.ids.offers
         box.clear_widgets()
+        self._reneges(box, view)
         for offer in view.offers:
             box.add_widget(Factory.Body(text=present.offer_line(view, offer), color=T.WARN))
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             for seat in offer["callers"]:
                 button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
                 button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o))
+                row.add_widget(button)
+            box.add_widget(row)
+
+    def _reneges(self, box, view) -> None:
+        """A go said while holding a playable card: the opponent may peg the penalty (once each)."""
+        taken = sum(1 for line in view.log if line["kind"] == "penalty" and line["deal"] == view.deal_number
+                    and "renege" in line["text"] and line["points"] > 0)
+        for renege in view.reneges[taken:]:
+            seat = renege["seat"]
+            box.add_widget(Factory.Body(text=f"Renege: {view.players[seat]} said go holding a card that could "
+                                             f"be played. Penalty {renege['penalty']}.", color=T.WARN))
+            row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
+            sides = view.sides
+            mine = next(side for side in sides if seat in side)
+            for other in (s for side in sides if side is not mine for s in side[:1]):
+                button = Factory.BigButton(text=f"{view.players[other]} pegs {renege['penalty']}")
+                button.bind(on_release=lambda _b, o=other, r=renege: self.act(
+                    "penalty", "renege", r["seat"], o, r["cards"]))
                 row.add_widget(button)
             box.add_widget(row)
 

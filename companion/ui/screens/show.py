@@ -160,16 +160,13 @@ class ShowScreen(CribScreen):
 
     def _record(self, claim) -> None:
         items, path = list(self.items), self.context.get("path")
-        entry = len(self.companion.view.log)  # only for the offer's items below
 
         def done(lines):
             self.last = "; ".join(line.text for line in lines)
-            view = self.companion.view
-            for offer in view.offers:
-                self.offer_items.setdefault(offer["entry"], items)
+            if lines:  # an offer made by this count carries its entry: name the items it may be
+                self.offer_items[lines[0].entry] = items
             self.typed = None
-            self.on_game_view(view)
-        del entry
+            self.on_game_view(self.companion.view)
         self.act("show", self.cards, claim, path, then=done)
 
     def _offers(self, view) -> None:
