@@ -48,5 +48,25 @@ def run(demo: bool = False, folder: str | None = None, size: tuple[int, int] | N
         Config.set("graphics", "height", str(size[1]))
     from companion.ui.app import CribApp
 
-    CribApp(demo=demo, folder=folder).run()
+    app = CribApp(demo=demo, folder=folder)
+    _keep_running_on_errors(app)
+    app.run()
     return 0
+
+
+def _keep_running_on_errors(app) -> None:
+    """A bug in a screen must not close the app: the error is logged and shown in the banner
+    (the game itself is safe in its journal). Tests pump the loop themselves and see it raised."""
+    import logging
+
+    from kivy.base import ExceptionHandler, ExceptionManager
+
+    class ShowAndGoOn(ExceptionHandler):
+        def handle_exception(self, exc):
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                return ExceptionManager.RAISE
+            logging.getLogger("companion.ui").exception("unexpected error")
+            app.show_error(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game is saved: "
+                           "go back and try again.")
+            return ExceptionManager.PASS
+    ExceptionManager.add_handler(ShowAndGoOn())
