@@ -4,6 +4,7 @@ here: every module imported below that has ``register(subparsers)`` is a subcomm
 from companion.cli import rules_commands  # score, stats, peg, discard
 from companion.cli import training_commands  # synth, train
 from companion.cli import recognition_commands  # recognize, show
+from companion.cli import sample_commands  # samples
 from companion.cli import board_commands  # board ...
 from companion.cli import game_commands  # game ...
 from companion.cli import app_commands  # app

@@ -1,0 +1,46 @@
+"""``crib samples``: recognise photos that come with the truth (JSON sidecars) and say how many
+cards and photos came out right; ``make demo`` ends with its summary line.
+
+Thin over ``companion.demo``: parse, call, format.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.cli.common import CliError
+
+DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def register(subparsers) -> None:
+    samples = subparsers.add_parser(
+        "samples", help="judge recognition on photos with JSON sidecars (the sample photos)",
+        description="Recognise every photo in FOLDER that has a JSON sidecar (the scene's truth) and print one "
+                    "summary line: photos, cards found / expected, photos exactly right.")
+    samples.add_argument("folder", nargs="?", default=str(DEFAULT_FOLDER), metavar="FOLDER",
+                         help="folder of photos with sidecars (default: the shipped sample_images/)")
+    samples.add_argument("--each", action="store_true", help="also one line per photo")
+    samples.add_argument("--models", metavar="DIR", default=None, help="folder holding models.json (default: models/)")
+    samples.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
+                         help="model runtime (default: onnxruntime when installed)")
+    samples.set_defaults(handler=run_samples)
+
+
+def run_samples(args) -> int:
+    from companion.demo import judge_photos, photos_in
+    from vision import Recognizer
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise CliError(f"{folder}: not a folder")
+    photos = photos_in(folder)
+    if not photos:
+        raise CliError(f"{folder}: no photo with a JSON sidecar")
+    recognizer = Recognizer(args.models, backend=args.backend)
+    summary = judge_photos(photos, recognizer.recognize)
+    if args.each:
+        for photo in summary.photos:
+            print(photo.line())
+    print(summary.line())
+    return 0
