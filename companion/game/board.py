@@ -9,7 +9,6 @@ The game stays independent of the board: this adapter is the only module that im
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 
@@ -22,20 +21,23 @@ log = logging.getLogger(__name__)
 def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, int] = (1, 0)):
     """The ``hardware.BoardState`` for a view: a track per side (unused tracks of a bigger board
     stay at the start), the dealer's track, the rule set's skunk lines, the win animation.
-    Games won and a short game's own target go to boards that speak protocol 1.1."""
+    Games won, a short game's own target and a skunk's own comet go to boards that speak
+    protocol 1.1 (a 1.0 board shows every win alike)."""
     from hardware.state import Animation, BoardState
 
     board = view.board
     pegs = list(board.pegs)
     extra: dict = {}
-    names = {f.name for f in dataclasses.fields(BoardState)}
-    if protocol >= (1, 1) and "target" in names and board.target < 121:
+    new_board = protocol >= (1, 1)
+    if new_board and board.target < 121:
         pegs = [tuple(min(p, board.target) if p < 121 else board.target for p in peg) for peg in pegs]
         extra["target"] = board.target
-    if protocol >= (1, 1) and "games" in names and any(board.games_won):
+    if new_board and any(board.games_won):
         extra["games"] = tuple(board.games_won) + (0,) * ((tracks or len(pegs)) - len(pegs))
     pegs += [(0, 0)] * ((tracks or len(pegs)) - len(pegs))
-    winner = Animation("win", board.winner) if board.winner is not None else None
+    # the game's own verdict (lowball and 3-player games judge skunks their way), not the pegs
+    kind = board.win_kind.replace(" ", "_") if new_board and board.win_kind in ("skunk", "double skunk") else "win"
+    winner = Animation(kind, board.winner) if board.winner is not None else None
     return BoardState(pegs=tuple(pegs), dealer=board.dealer, animation=winner,
                       skunk_line=board.skunk_line, double_skunk_line=board.double_skunk_line, **extra)
 

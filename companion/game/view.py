@@ -18,6 +18,7 @@ class BoardView:
     winner: int | None          # track to animate once the game is won
     target: int
     games_won: tuple[int, ...]
+    win_kind: str | None = None  # the result's kind: win | skunk | double skunk
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,8 @@ def board_view(game: Game) -> BoardView:
     double = _line(game.rules.double_skunk_line, target)
     return BoardView(pegs, None if game.dealer is None else game.side_of[game.dealer], skunk,
                      double if double is not None and skunk is not None and double < skunk else None,
-                     result.winner if result else None, target, tuple(game.wins()))
+                     result.winner if result else None, target, tuple(game.wins()),
+                     result.kind if result else None)
 
 
 def _hole(score: int, target: int) -> int:

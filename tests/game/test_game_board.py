@@ -24,8 +24,12 @@ def test_skunk_lines_and_the_win_animation_follow_the_rules():
     view = played("double_skunk").session.view()
     state = board_state(view)
     assert (state.skunk_line, state.double_skunk_line) == (90, 60)
-    assert state.animation.kind == "win" and state.animation.track == view.result["winner"]
+    assert state.animation.kind == "win" and state.animation.track == view.result["winner"]  # a 1.0 board
     assert max(front for front, _ in state.pegs) == 121
+    assert board_state(view, protocol=(1, 1)).animation.kind == "double_skunk"
+    assert board_state(played("skunk").session.view(), protocol=(1, 1)).animation.kind == "skunk"
+    plain = played("peg_out_in_play").session.view()
+    assert plain.result["kind"] == "win" and board_state(plain, protocol=(1, 1)).animation.kind == "win"
 
 
 def test_a_short_game_on_an_old_and_a_new_board():
@@ -33,8 +37,7 @@ def test_a_short_game_on_an_old_and_a_new_board():
     old = board_state(view, protocol=(1, 0))
     assert old.pegs[0][0] == 121 and old.skunk_line == 30  # the game hole of a 121 board
     new = board_state(view, protocol=(1, 1))
-    if hasattr(new, "target"):
-        assert new.target == 61 and new.pegs[0][0] == 61
+    assert new.target == 61 and new.pegs[0][0] == 61
 
 
 @pytest.fixture(scope="module")
