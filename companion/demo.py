@@ -31,17 +31,18 @@ class SidecarError(ValueError):
 @dataclass(frozen=True)
 class Truth:
     """What a sidecar says: every card on the table, those showing an index (a reader can name only
-    these), and the groups as (role, cards showing an index), sorted."""
+    these), and the groups as (role, cards showing an index), sorted; ``groups`` is None when the
+    sidecar names none (loose cards, one card close up: no show to lay out, groups not judged)."""
 
     present: frozenset[str]
     visible: frozenset[str]
-    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    groups: tuple[tuple[str, tuple[str, ...]], ...] | None
 
 
 @dataclass(frozen=True)
 class PhotoJudgement:
     """One photo against its sidecar. ``exact``: every card showing an index found, nothing else
-    reported, and the groups and roles as the sidecar has them."""
+    reported, and the groups and roles as the sidecar has them (when it has any)."""
 
     name: str
     expected: int  # cards showing an index
@@ -103,12 +104,15 @@ def read_truth(sidecar: str | os.PathLike) -> Truth:
         raise SidecarError(path, f"not JSON (line {exc.lineno}: {exc.msg})") from None
     except (KeyError, TypeError, AttributeError) as exc:
         raise SidecarError(path, f"not a scene annotation (no {exc})") from None
-    return Truth(present, visible, tuple(g for g in groups if g[1]))
+    return Truth(present, visible, tuple(g for g in groups if g[1]) if annotation["groups"] else None)
 
 
 def judge(result: Recognition, truth: Truth, name: str | None = None) -> PhotoJudgement:
     """One recognition against the truth; groups are compared over the cards showing an index."""
     reported = {c.card for c in result.cards}
+    if truth.groups is None:
+        return PhotoJudgement(name or result.image, len(truth.visible), len(reported & truth.visible),
+                              len(reported - truth.present), True)
     got = tuple(sorted(g for g in ((str(g.role), tuple(sorted(c for c in g.cards if c in truth.visible)))
                                    for g in result.groups) if g[1]))
     return PhotoJudgement(name or result.image, len(truth.visible), len(reported & truth.visible),

@@ -109,3 +109,17 @@ def test_crib_samples_without_photos_is_a_one_line_error(tmp_path, capsys):
 def test_a_judgement_is_plain_data():
     judged = PhotoJudgement("x.jpg", 4, 4, 0, True)
     assert judged.exact and judged == PhotoJudgement("x.jpg", 4, 4, 0, True)
+
+
+def test_a_sidecar_without_groups_judges_the_cards_only(tmp_path):
+    """Loose cards or one card close up: the sidecar names no groups, so whatever groups the reader
+    makes of them are not judged."""
+    path = _sidecar(tmp_path, "loose", [("hand", ("KH", "2C"))])
+    annotation = json.loads(path.read_text())
+    annotation["groups"] = []
+    path.write_text(json.dumps(annotation))
+    truth = read_truth(path)
+    assert truth.groups is None
+    judged = judge(_recognition(("unknown", ("KH",)), ("unknown", ("2C",))), truth)
+    assert (judged.found, judged.exact) == (2, True)
+    assert not judge(_recognition(("unknown", ("KH",))), truth).exact

@@ -42,18 +42,25 @@ def recognizers():
 
 
 def test_there_are_sample_photos_with_sidecars_for_every_layout():
+    """A small set (<= 16 photos of ~300 KB at most): what a player shoots following the capture
+    guide first (by name), then the hard photos, named hard_..."""
     layouts = {json.loads(p.read_text())["layout"] for p in _sidecars()}
-    assert len(_sidecars()) >= 12
-    assert {"hand_starter", "two_hands_crib_starter", "deal6", "fan"} <= layouts
+    assert 12 <= len(_sidecars()) <= 16
+    assert {"hand_starter", "two_hands_crib_starter", "deal6", "fan", "scatter"} <= layouts
+    names = [p.stem for p in _sidecars()]
+    hard = [n.startswith("hard_") for n in names]
+    assert 4 <= sum(hard) < len(names) and hard == sorted(hard)  # the guide's photos list first
+    assert sorted(p.stem for p in SAMPLES.glob("*.jpg")) == names
+    assert max(p.stat().st_size for p in SAMPLES.glob("*.jpg")) <= 330_000
 
 
 def test_sample_photos_are_read_by_the_committed_models(recognizers):
     """Card-level precision and recall over every sample photo, and the photos read exactly
     (every visible card, nothing else, and the sidecar's groups and roles). Measured with models
-    v2: precision 83/83, recall 83/98, cards exact on 8 of 14 photos, all 8 with their groups
-    (fan_glare_finger's tight fan, split by two stray card boxes until its overlapping cards were
-    kept in one group).
-    v1: 74/84, 74/98, 5. The issue's target is every photo exact; these floors guard the
+    v2 on the 15 samples of issue 11 (8 following the capture guide, 7 hard): precision 82/84,
+    recall 82/115, 7 photos exact, all with their groups (the 4 hand + starter photos and the 2
+    deals; the two hands + crib photos each miss cards and read one wrong; of the hard ones only
+    hard_fan_glare_finger). The issue's target is every photo exact; these floors guard the
     pipeline around the committed models."""
     reported = right = visible_total = found = 0
     exact, cards_exact = [], []
@@ -66,14 +73,16 @@ def test_sample_photos_are_read_by_the_committed_models(recognizers):
         got = sorted((g.role, tuple(sorted(c for c in g.cards if c in visible))) for g in result.groups)
         if cards <= present and visible <= cards:
             cards_exact.append(sidecar.stem)
-            if groups_touch(annotation):  # overlapping groups: the reader must say it cannot split them
+            if not annotation["groups"]:  # loose cards, one card close up: no groups to judge
+                grouped = True
+            elif groups_touch(annotation):  # overlapping groups: the reader must say it cannot split them
                 grouped = any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in result.warnings)
             else:
                 grouped = [g for g in got if g[1]] == groups
             if grouped:
                 exact.append(sidecar.stem)
-    assert right / reported >= 0.97 and found / visible_total >= 0.82, (right, reported, found, visible_total)
-    assert len(cards_exact) >= 8 and len(exact) >= 8, (cards_exact, exact)
+    assert right / reported >= 0.976 and found / visible_total >= 0.713, (right, reported, found, visible_total)
+    assert len(cards_exact) >= 7 and len(exact) >= 7, (cards_exact, exact)
 
 
 @pytest.mark.parametrize("sidecar", _sidecars()[:3], ids=lambda p: p.stem)

@@ -172,6 +172,8 @@ def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
     def partition(groups):
         return sorted(tuple(sorted(c for c in cards if c in visible)) for cards in groups)
 
+    if not annotation["groups"]:
+        return  # loose cards or one card close up: no show laid out, no groups to compare
     if groups_touch(annotation):
         # Groups whose cards overlap cannot be told apart from the photo: the reader must say so.
         assert any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in result.warnings)
@@ -179,7 +181,11 @@ def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
     assert partition(g.cards for g in result.groups) == partition(g["cards"] for g in annotation["groups"])
     roles = {tuple(sorted(g.cards)): g.role for g in result.groups}
     for group in annotation["groups"]:
-        role = roles[tuple(sorted(c for c in group["cards"] if c in visible))]
+        cards = tuple(sorted(c for c in group["cards"] if c in visible))
+        role = roles[cards]
+        if len(cards) > 6:  # a row of 13, a fan of 7: no cribbage hand, said so
+            assert role == "unknown" and any(f"a group of {len(cards)} cards is neither" in w for w in result.warnings)
+            continue
         assert role == group["role"] or {role, group["role"]} == {"hand", "crib"}
     if [g["role"] for g in annotation["groups"]].count("crib"):
         # The documented convention: the crib is the group of 4 nearest the starter.
