@@ -16,6 +16,9 @@ UNASSIGNED_COST = 2.5  # a read card left without a card box (fits cost 0 .. ~1.
 # A second reading whose indices lie closer than this many box diagonals to the box owner's own
 # indices is another card's corner lying over the box, not the owner's other corner misread.
 OWN_CORNER_REACH = 0.5
+# A card's two corner indices lie less than a card diagonal apart (plus slack for a tilted camera
+# and box error); a reading's index farther than this from its best one is not on the same card.
+OWN_CARD_REACH = 1.1
 
 
 def _fit_cost(points: np.ndarray, index_boxes: np.ndarray, box: np.ndarray) -> float:
@@ -89,6 +92,17 @@ def _min_cost_assignment(cost: np.ndarray, unassigned: float) -> np.ndarray:
     return box_of
 
 
+def _own_corners(rows: np.ndarray, indices: Detections, diagonal: float) -> np.ndarray:
+    """The indices of one reading that can lie on one card: those within ``OWN_CARD_REACH``
+    diagonals of its most confident index. A farther one is another card's corner misread as this
+    card (a box shared with it joined them); kept, it would stretch the outline over both cards."""
+    if len(rows) < 2:
+        return rows
+    best = rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]
+    near = boxes.distances(indices.centers[rows], indices.centers[[best]])[:, 0] <= OWN_CARD_REACH * diagonal
+    return rows[near]
+
+
 @dataclass(frozen=True, eq=False)
 class Outlines:
     """Cards with their outline boxes: read cards first, then card boxes no index was read on
@@ -111,8 +125,10 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     cards = identities.cards
     indices = identities.indices
     n_cards, n_boxes = len(cards), len(card_boxes)
+    diagonal = typical_card_diagonal(card_boxes, indices)
+    own = [_own_corners(rows, indices, diagonal) for rows in identities.members]
     cost = np.full((n_cards, n_boxes), np.inf)
-    for i, rows in enumerate(identities.members):
+    for i, rows in enumerate(own):
         if n_boxes == 0:
             break
         holds = np.all(boxes.points_in_boxes(indices.centers[rows], card_boxes.xyxy), axis=0)
@@ -122,11 +138,10 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     taken = np.zeros(n_boxes, dtype=bool)
     taken[box_of[box_of >= 0]] = True
     reads = _Readings(cards)
-    members = [list(m) for m in identities.members]
+    members = [list(m) for m in own]
     alive = np.ones(n_cards, bool)
     _merge_misreads(indices, card_boxes, box_of, reads, members, alive)
 
-    diagonal = typical_card_diagonal(card_boxes, indices)
     xyxy = np.zeros((n_cards, 4), np.float32)
     box_score = np.zeros(n_cards, np.float32)
     for i, rows in enumerate(members):

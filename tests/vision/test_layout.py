@@ -238,3 +238,25 @@ def test_a_box_beside_a_complete_hand_or_the_starter_does_not_change_their_roles
         layout = _arrange(np.vstack([boxes_, extra[None]]), np.array([True] * len(boxes_) + [False]))
         roles = sorted((g.role, len([m for m in g.members if m < len(codes)])) for g in layout.groups)
         assert roles == [("hand", 4), ("starter", 1)], roles
+
+
+def test_another_cards_corner_misread_as_the_starter_does_not_stretch_it_over_the_hand():
+    """An index on a hand card misread as the starter's code, joined to the starter by a stray box
+    spanning both: the starter's outline stays on the starter (not the union of both corners,
+    which would lie over the hand and join the starter to it)."""
+    codes, card_boxes, index_boxes, groups = table("hand_starter")
+    starter = codes.index("5D")
+    index_boxes = [list(b) for b in index_boxes]
+    index_boxes[starter] = index_boxes[starter] + [index_boxes[0][0]]  # the first hand card's corner, read 5D
+    stray = np.array([[min(card_boxes[0][0], card_boxes[starter][0]), min(card_boxes[0][1], card_boxes[starter][1]),
+                       max(card_boxes[0][2], card_boxes[starter][2]), max(card_boxes[0][3], card_boxes[starter][3])]],
+                     np.float32)
+    indices, cards = detections_for(codes, np.vstack([card_boxes, stray]), index_boxes)
+    cards = Detections(cards.xyxy, np.r_[cards.confidence[:-1], 0.3], cards.class_id)  # an unsure stray box
+    confidence = indices.confidence.copy()
+    confidence[-1] = 0.6  # the misread corner is less sure than the starter's own
+    indices = Detections(indices.xyxy, confidence, indices.class_id, indices.card_id, indices.card_confidence,
+                         indices.runner_up_id, indices.runner_up_confidence)
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
+    got = sorted((g.role, tuple(sorted(g.cards))) for g in result.groups)
+    assert got == _truth(groups)
