@@ -101,11 +101,12 @@ def photo_to_show(repeat: int) -> list[float]:
             show = h.screen("show")
             started = time.perf_counter()
             h.tap(h.screen("capture").ids.shoot)
-            h.wait(lambda: h.current in ("review", "show") and (h.current == "review" or show.total is not None),
-                   what="the count")
+            counted = lambda: h.current == "show" and show.total is not None  # noqa: E731
+            while not counted() and h.current != "review" and time.perf_counter() - started < 30:
+                h.pump(frames=1)  # frame by frame: stop at the first frame that has the count
             if h.current == "review":  # a card to check on this photo: the player taps Count
                 h.tap(h.screen("review").ids.count)
-                h.wait(lambda: h.current == "show" and show.total is not None, what="show")
+                h.wait(counted, what="show")
             h.pump(frames=1)  # the show drawn
             times.append(time.perf_counter() - started)
             h.screen("capture").stop_live()

@@ -165,6 +165,7 @@ class CaptureScreen(CribScreen):
         if self.busy:
             return
         self.busy = True
+        self.stop_live()  # the still gets both cores (the live view restarts when the screen is shown again)
         self.app.notify("Reading the cards...")
         purpose = self.context.get("purpose", "show")
 
@@ -187,6 +188,8 @@ class CaptureScreen(CribScreen):
         def failed(exc):
             self.busy = False
             self.app.show_error(exc)
+            if self.live_on and self.has_camera:
+                self.start_live()
         self.companion.recognize(photo, done, failed)
 
 
