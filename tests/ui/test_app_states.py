@@ -126,7 +126,12 @@ def test_four_players_in_partnerships_and_a_cut_for_deal(start_app):
         new.ids[f"name{i}"].text = name
     new.ids.board.text = "none"
     new.ids.dealer.text = "Cut for deal"
-    new.ids.cut_cards.text = "9H 7S KD 3C"   # Dee cuts lowest: Dee deals
+    h.tap(new.ids.pick_cut)
+    picker = h.popup()
+    for code in ("9H", "7S", "KD", "3C"):   # Dee cuts lowest: Dee deals
+        h.tap(picker.buttons[code])
+    h.tap(picker.done_button)
+    assert new.ids.cut_cards.text == "9H 7S KD 3C"
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table", what="the table")
     view = h.companion.view

@@ -49,6 +49,13 @@ class NewGameScreen(CribScreen):
         if self.ids.dealer.text not in self.dealer_choices:
             self.ids.dealer.text = self.dealer_choices[0]
 
+    def pick_cut(self) -> None:
+        from companion.ui.widgets.picker import CardPicker
+
+        names = self.names()
+        CardPicker("The cards cut, in seating order: " + ", ".join(names), multi=len(names),
+                   on_done=lambda cards: setattr(self.ids.cut_cards, "text", " ".join(cards))).open()
+
     def start(self) -> None:
         names = self.names()
         if any(not n for n in names):
