@@ -78,7 +78,7 @@ class CribApp(App):
         for screen in build_screens():
             sm.add_widget(screen)
         self.companion.on_view(self._view_changed)
-        Clock.schedule_interval(lambda _dt: self._poll_board(), 0.5)
+        self._board_poll = Clock.schedule_interval(lambda _dt: self._poll_board(), 0.5)
         Window.bind(on_keyboard=self._on_key)
         return root
 
@@ -141,6 +141,9 @@ class CribApp(App):
             self.board_line = f"board: {exc}"
 
     def on_stop(self) -> None:
+        Window.unbind(on_keyboard=self._on_key)
+        if getattr(self, "_board_poll", None) is not None:
+            self._board_poll.cancel()
         if self.root is not None:
             self.screen("capture").stop_live()  # its thread may be inside the model runtime
         self.companion.shutdown()

@@ -171,3 +171,15 @@ def test_discard_help_from_a_photo(start_app):
     discard = h.screen("discard")
     assert sorted(discard.dealt) == sorted(["9S", "KS", "2S", "6D", "TD", "9D"])
     assert "1. " in [w.text for w in reversed(discard.ids.options.children)][1]
+
+
+def test_escape_and_android_back_go_back(start_app):
+    h = start_app()
+    start_game(h)
+    h.app.go("pegging")
+    assert h.window.dispatch("on_keyboard", 27, 0, None, []) is True  # taken by the app, not closing it
+    h.pump(frames=2)
+    assert h.current == "table"  # pegging -> table
+    h.window.dispatch("on_keyboard", 27, 0, None, [])
+    h.pump(frames=2)
+    assert h.current == "home"  # table -> home (Escape on home itself closes the app, as Android's back does)
