@@ -35,6 +35,8 @@ def explain(error: Exception | str) -> str:
         return error
     text = str(error).splitlines()[0] if str(error) else error.__class__.__name__
     name = error.__class__.__name__
+    if name == "RedoPendingError":  # the session's wording names its API; say it with the buttons
+        return "Moves you undid are waiting: tap Redo to bring them back, or Drop undone moves on the table."
     advice = {
         "JournalBusyError": "",
         "NoCardsError": " Lay the cards face up in the guide and shoot again, or pick another photo.",

@@ -183,3 +183,23 @@ def test_escape_and_android_back_go_back(start_app):
     h.window.dispatch("on_keyboard", 27, 0, None, [])
     h.pump(frames=2)
     assert h.current == "home"  # table -> home (Escape on home itself closes the app, as Android's back does)
+
+
+def test_undo_then_a_new_move_asks_to_redo_or_drop(start_app):
+    h = start_app()
+    start_game(h)
+    table = h.screen("table")
+    h.tap(table.ids.deal)
+    h.wait()
+    h.tap(table.ids.undo)
+    h.wait()
+    assert h.companion.view.phase == "discard" and table.ids.redo.disabled is False
+    h.tap(table.ids.deal)   # a new move while the undone deal waits for redo
+    h.wait()
+    assert "tap Redo" in h.app.message and "Drop undone" in h.app.message
+    h.tap(table.ids.forget)
+    h.wait()
+    assert table.ids.redo.disabled and not any(b.text.startswith("Drop") for b in table.ids.actions.children)
+    h.tap(table.ids.deal)
+    h.wait()
+    assert h.companion.view.phase == "cut"
