@@ -70,6 +70,8 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
                    "--data-seed", "5", "--threads", "1", "--work", str(work)])
     assert status == 0
     assert (work / "candidate" / "detector.onnx").is_file()
+    published = torch.load(work / "candidate" / "train" / "detector_last.pt", weights_only=False)
+    assert published["optimizer"] is None and published["model"] is not None  # EMA weights, no optimizer
     epochs_run = (work / "runs" / "detector_continue" / "results.csv").read_text().strip().splitlines()[1:]
     assert [row.split(",")[0] for row in epochs_run] == ["1"]
     assert not (out / "candidate").exists()

@@ -111,6 +111,19 @@ def run_stage(weights: Path, data_yaml: Path, work: Path, recipe: DetectorRecipe
     return work / "runs" / name / "weights" / "last.pt"
 
 
+def publish_checkpoint(weights: Path, out: Path, work: Path) -> Path:
+    """A checkpoint to commit beside the models (``models/train/detector_last.pt``): the EMA
+    weights in half precision without the optimizer state (26 MB -> 5.5 MB); a continuation
+    starts a fresh optimizer anyway."""
+    offline_ultralytics(work / "ultralytics")
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    strip_optimizer(str(weights), str(out))
+    return out
+
+
 def _stop_after(epochs: int):
     def stop(trainer) -> None:
         if trainer.epoch + 1 >= epochs:

@@ -126,10 +126,11 @@ class Continuation:
 
 def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
                       progress=None) -> Path:
-    """Render the continuation's scenes, train, export ``detector.onnx`` into ``out``; returns
-    the stage's ``last.pt`` (saved after every epoch, so a stopped run keeps its last epoch)."""
+    """Render the continuation's scenes, train, export ``detector.onnx`` and the checkpoint to
+    commit beside it (``train/detector_last.pt``) into ``out``; returns the stage's ``last.pt``
+    (saved after every epoch, so a stopped run keeps its last epoch)."""
     from vision.synth.dataset import write_dataset
-    from vision.train.detector import export_detector, run_stage
+    from vision.train.detector import export_detector, publish_checkpoint, run_stage
 
     out, work = Path(out), Path(work)
     if not 5 <= plan.seed <= 20:
@@ -144,7 +145,9 @@ def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRe
     stage = FinetuneStage(plan.epochs, plan.lr0, plan.lrf, plan.stop_after)
     weights = run_stage(plan.weights, data, work, recipe.detector, stage, plan.name)
     export_detector(weights, out / "detector.onnx", recipe.detector.imgsz, work)
-    log(f"detector continued for {plan.stop_after or plan.epochs} epochs -> {out / 'detector.onnx'}")
+    publish_checkpoint(weights, out / "train" / "detector_last.pt", work)
+    log(f"detector continued for {plan.stop_after or plan.epochs} epochs -> {out / 'detector.onnx'}, "
+        f"checkpoint {out / 'train' / 'detector_last.pt'}")
     return weights
 
 
