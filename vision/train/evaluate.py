@@ -90,3 +90,43 @@ def classifier_accuracy(models_dir: Path, n: int = 100, seed: int = EVAL_SEED + 
                 jittered_ok += int(logits[1].argmax() == want)
                 total += 1
     return {"crops": total, "accuracy_true_box": exact / max(total, 1), "accuracy_jittered_box": jittered_ok / max(total, 1)}
+
+
+def confused_pairs(predicted: np.ndarray, labels: np.ndarray, top: int = 10) -> list[tuple[str, str, int]]:
+    """The most frequent (true card, read as, count) mistakes, e.g. ("6S", "9S", 4)."""
+    from vision.classes import CARD_CODES
+
+    wrong = predicted != labels
+    pairs, counts = np.unique(np.stack([labels[wrong], predicted[wrong]], axis=1), axis=0, return_counts=True)
+    order = np.argsort(-counts, kind="stable")[:top]
+    return [(CARD_CODES[pairs[i][0]], CARD_CODES[pairs[i][1]], int(counts[i])) for i in order]
+
+
+def rank_confusions(predicted: np.ndarray, labels: np.ndarray, top: int = 10) -> list[tuple[str, str, int]]:
+    """Mistakes by rank only (6 read as 9 in any suit), the confusions MODEL.md reports."""
+    from vision.classes import CARD_CODES
+
+    ranks = np.array([code[0] for code in CARD_CODES])
+    wrong = ranks[predicted] != ranks[labels]
+    pairs, counts = np.unique(np.stack([ranks[labels][wrong], ranks[predicted][wrong]], axis=1), axis=0,
+                              return_counts=True)
+    order = np.argsort(-counts, kind="stable")[:top]
+    return [(str(pairs[i][0]), str(pairs[i][1]), int(counts[i])) for i in order]
+
+
+def classifier_report(onnx_path: Path, crops_npz: Path) -> dict:
+    """Accuracy and confusions of an exported classifier on saved crops (``crops_data.build_crops``)."""
+    from vision.classes import CARD_CODES
+    from vision.runtime import OnnxModel
+
+    data = np.load(crops_npz)
+    crops, labels = data["crops"], data["labels"]
+    model = OnnxModel(Path(onnx_path), "onnxruntime")
+    predicted = np.concatenate([model.run(crops_to_tensor(list(crops[i:i + 512]))).argmax(1)
+                                for i in range(0, len(crops), 512)])
+    ranks = np.array([code[0] for code in CARD_CODES])
+    wrong = predicted != labels
+    rank_wrong = ranks[predicted] != ranks[labels]
+    return {"crops": int(len(labels)), "accuracy": float((~wrong).mean()), "rank_errors": int(rank_wrong.sum()),
+            "suit_only_errors": int((wrong & ~rank_wrong).sum()),
+            "cards": confused_pairs(predicted, labels), "ranks": rank_confusions(predicted, labels)}
