@@ -92,8 +92,12 @@ class Shooter:
         h.wait(lambda: h.current == "review", timeout=60)
         self.snap("review")
         review = h.screen("review")
-        index = next(i for i, c in enumerate(review.review.cards) if c.code == "QH")
-        review.review.correct(index, "QS")
+        for index, card in enumerate(review.review.cards):  # as the player checks them
+            if card.code is None:  # the card with no readable index: named, and put with its hand
+                review.review.correct(index, "QS")
+                review.review.move(index, "hand 1")
+            elif review.review.flagged(index):
+                review.review.confirm(index)
         review.refresh()
         h.tap(review.ids.count)
         h.wait(lambda: h.current == "show" and h.screen("show").total is not None)

@@ -17,7 +17,7 @@ from vision import (CardGroup, RecognizedCard, Recognition, Recognizer, Role, Th
                     recognize)
 
 ROOT = Path(__file__).resolve().parents[2]
-HAND_STARTER = ROOT / "sample_images" / "hand_starter_papers.jpg"  # 9H 6D QH 5C, starter AD
+HAND_STARTER = ROOT / "sample_images" / "hand_starter_spread.jpg"  # 6D 2S TC(unsure) JS, starter KS
 
 
 def _recognition(*groups: tuple[Role, tuple[str, ...]], confirm: tuple[str, ...] = ()) -> Recognition:
@@ -31,13 +31,13 @@ TWO_HANDS_CRIB = _recognition((Role.HAND, ("5H", "5C", "JD", "4S")), (Role.HAND,
 
 
 def test_count_show_on_a_photo_returns_the_counted_hand_and_judged_claim():
-    show = count_show(HAND_STARTER, claims=[6])
-    assert (show.starter, show.starter_source) == ("AD", STARTER_FROM_PHOTO)
+    show = count_show(HAND_STARTER, claims=[1])
+    assert (show.starter, show.starter_source) == ("KS", STARTER_FROM_PHOTO)
     [hand] = show.groups
-    assert (hand.label, hand.role, hand.cards) == ("hand 1", Role.HAND, ("9H", "6D", "QH", "5C"))
-    assert isinstance(hand.show, Show) and hand.show.total == 6
+    assert (hand.label, hand.role, hand.cards) == ("hand 1", Role.HAND, ("6D", "2S", "TC", "JS"))
+    assert isinstance(hand.show, Show) and hand.show.total == 1  # one for his nob (JS, starter KS)
     assert isinstance(hand.claim, ClaimResult) and hand.claim.correct
-    assert hand.confirm == ("QH",) and show.cards == show.recognition.cards
+    assert hand.confirm == ("TC",) and show.cards == show.recognition.cards
     assert show.photo is not None and show.photo.width == 1280
 
 
@@ -88,9 +88,9 @@ def test_library_errors_are_precise_and_speak_no_cli():
 
 
 def test_the_cli_json_is_the_library_json_with_flag_wording(capsys):
-    assert main(["show", str(HAND_STARTER), "--claim", "6", "--json"]) == 0
+    assert main(["show", str(HAND_STARTER), "--claim", "1", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
-    library = count_show(HAND_STARTER, claims=[6], rules=ruleset("acc")).as_json()
+    library = count_show(HAND_STARTER, claims=[1], rules=ruleset("acc")).as_json()
     for data in (cli, library):
         data["recognition"].pop("ms")
     assert cli == library

@@ -1,7 +1,7 @@
 """A whole deal played on the tablet with the simulated board (the real firmware in simavr):
 new game, deal, cut, the play card by card, the show with a claim short by 2 and muggins
-taken, the crib photographed (the sample photo as the camera) and one card corrected by
-tapping it, then the next deal. Asserted on the widgets and on the board's read-back."""
+taken, the crib photographed (the sample photo as the camera), its unread card named and its
+unsure cards confirmed by tapping them, then the next deal. Asserted on the widgets and on the board's read-back."""
 
 import dataclasses
 
@@ -9,10 +9,10 @@ from companion.rules import Card
 
 from tests.ui.conftest import SAMPLES
 
-PHOTO = str(SAMPLES / "hand_starter_papers.jpg")   # 9H 6D QH(unsure) 5C + starter AD
+PHOTO = str(SAMPLES / "hand_starter_papers.jpg")   # 9H? 6D 5C? + starter AD, QH a box with no readable index
 ANN = ["2C", "3D", "4S", "7H"]                      # the dealer
 BEN = ["8S", "8D", "TC", "JS"]                      # the pone: his hand is worth 2 (a pair of eights)
-CRIB = ["5C", "QS", "6D", "9H"]                     # the photo's QH is corrected to QS
+CRIB = ["5C", "QS", "6D", "9H"]                     # the photo's unread card is named QS
 
 
 def value(code: str) -> int:
@@ -111,6 +111,22 @@ def hands_with_muggins(h):
     h.wait()
 
 
+def tap_card(h, review, index: int):
+    """Tap card ``index`` on the photo (where the player sees it): its picker opens."""
+    h.wait(lambda: h.popup() is None, what="the last picker closed")  # it fades out, taking touches
+    photo = review.ids.photo
+    assert photo.card_at(*photo.box_center(index)) == index
+    h.tap_at(*photo.to_window(*photo.box_center(index)))
+    assert h.popup() is review.picker
+    return review.picker
+
+
+def picker_action(picker, starts: str):
+    from kivy.uix.button import Button
+
+    return next(w for w in picker.walk() if isinstance(w, Button) and w.text.startswith(starts))
+
+
 def crib_photographed_and_corrected(h):
     show = h.screen("show")
     assert "crib" in show.heading.lower() and show.total is None
@@ -118,24 +134,27 @@ def crib_photographed_and_corrected(h):
     capture = h.screen("capture")
     assert capture.has_camera
     h.tap(capture.ids.shoot)
-    h.wait(lambda: h.current in ("review", "show") and (h.current == "review" or show.total is not None),
-           what="recognition")
-    if h.current == "show":  # nothing read unsure (another model): the player opens the review
-        h.tap(show.ids.check)
-        h.wait()
+    h.wait(lambda: h.current == "review", what="recognition")
     review = h.screen("review")
-    index = next(i for i, c in enumerate(review.review.cards) if c.code == "QH")
-    if review.review.flagged(index):  # models v2 reads QH unsure: nothing is counted before it is checked
-        assert review.ids.count.disabled
-    photo = review.ids.photo
-    assert photo.card_at(*photo.box_center(index)) == index
-    h.tap_at(*photo.to_window(*photo.box_center(index)))
-    h.tap(h.popup().buttons["QS"])
-    assert review.review.cards[index].code == "QS" and review.review.cards[index].read_as == "QH"
+    assert review.review.groups() == {"hand 1": ["9H", "6D", "5C"], "starter": ["AD"]}
+    assert len(review.review.problems()) == 3 and review.ids.count.disabled  # nothing counted before checked
+    index = next(i for i, c in enumerate(review.review.cards) if c.code is None)
+    assert review.review.flagged(index).startswith("unread")
+    h.tap(tap_card(h, review, index).buttons["QS"])  # the player names the unread card
+    card = review.review.cards[index]
+    assert (card.code, card.confirmed, card.read_as, card.group) == ("QS", True, None, "unknown 1")
+    h.tap(picker_action(tap_card(h, review, index), "To hand 1"))  # and puts it with the other three
+    for code in ("9H", "5C"):  # read unsure, and right: the player confirms each
+        unsure = next(i for i, c in enumerate(review.review.cards) if c.code == code)
+        assert "read unsure" in review.review.flagged(unsure) and review.ids.count.disabled
+        h.tap(picker_action(tap_card(h, review, unsure), "Yes, it is"))
+    assert review.review.problems() == [] and not review.ids.count.disabled
+    assert sorted(review.review.groups()["hand 1"]) == sorted(CRIB)
     h.tap(review.ids.count)
     h.wait(lambda: h.current == "show" and show.total is not None, what="the crib count")
     assert sorted(show.cards) == sorted(CRIB) and show.heading.startswith("Ann's crib")
     crib_points, scores = show.total, h.companion.view.scores
+    assert crib_points == 6  # with the starter AD: fifteen 5C QS, 6D 9H, AD 5C 9H
     h.tap(show.ids.accept)
     h.wait()
     view = h.companion.view

@@ -57,11 +57,13 @@ def test_there_are_sample_photos_with_sidecars_for_every_layout():
 def test_sample_photos_are_read_by_the_committed_models(recognizers):
     """Card-level precision and recall over every sample photo, and the photos read exactly
     (every visible card, nothing else, and the sidecar's groups and roles). Measured with models
-    v2 on the 15 samples of issue 11 (8 following the capture guide, 7 hard): precision 82/84,
-    recall 82/115, 7 photos exact, all with their groups (the 4 hand + starter photos and the 2
-    deals; the two hands + crib photos each miss cards and read one wrong; of the hard ones only
-    hard_fan_glare_finger). The issue's target is every photo exact; these floors guard the
-    pipeline around the committed models."""
+    v3 on the 15 samples of issue 11 (8 following the capture guide, 7 hard): precision 90/91,
+    recall 90/115, 6 photos exact, all with their groups (3 of the 4 hand + starter photos:
+    hand_starter_papers shows one card as a box with no readable index; deal6_row_tokens, while
+    deal6_overlap_pen misses a card; the two hands + crib photos miss cards and the rows photo
+    reads one wrong; of the hard ones hard_fan_glare_finger and hard_fan_held_in_fingers).
+    Models v2 read 82/84, 82/115, 7 exact. The issue's target is every photo exact; these floors
+    guard the pipeline around the committed models."""
     reported = right = visible_total = found = 0
     exact, cards_exact = [], []
     for sidecar in _sidecars():
@@ -81,8 +83,8 @@ def test_sample_photos_are_read_by_the_committed_models(recognizers):
                 grouped = [g for g in got if g[1]] == groups
             if grouped:
                 exact.append(sidecar.stem)
-    assert right / reported >= 0.976 and found / visible_total >= 0.713, (right, reported, found, visible_total)
-    assert len(cards_exact) >= 7 and len(exact) >= 7, (cards_exact, exact)
+    assert right / reported >= 0.989 and found / visible_total >= 0.782, (right, reported, found, visible_total)
+    assert len(cards_exact) >= 6 and len(exact) >= 6, (cards_exact, exact)
 
 
 @pytest.mark.parametrize("sidecar", _sidecars()[:3], ids=lambda p: p.stem)
