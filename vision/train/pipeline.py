@@ -20,7 +20,7 @@ from vision.train.classifier import ClassifierRecipe
 from vision.train.detector import DetectorRecipe, FinetuneStage
 
 SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
-MODEL_VERSION = "2"
+MODEL_VERSION = "3"
 
 
 @dataclass(frozen=True)
