@@ -64,10 +64,6 @@ def cold(code: str) -> float:
     return float(line.split()[1]) - started
 
 
-def value(code: str) -> int:
-    return min("A23456789TJQK".index(code[0]) + 1, 10)
-
-
 def photo_to_show(repeat: int) -> list[float]:
     from companion.ui.camera import FakeCamera
     from companion.ui.headless import Headless
@@ -82,17 +78,7 @@ def photo_to_show(repeat: int) -> list[float]:
             h.wait()
             h.companion.act("discard")
             h.companion.act("cut", "4S")
-            hands = {0: list(ANN), 1: list(BEN)}
-            h.wait()
-            while h.companion.view.phase == "play":
-                view = h.companion.view
-                playable = [c for c in hands[view.to_act] if view.count + value(c) <= 31]
-                if playable:
-                    hands[view.to_act].remove(playable[0])
-                    h.companion.act("lay", playable[0])
-                else:
-                    h.companion.act("go")
-                h.wait()
+            h.play_out({0: list(ANN), 1: list(BEN)})
             h.companion.act("show")
             h.companion.act("show")
             h.wait()

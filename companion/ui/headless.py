@@ -112,6 +112,22 @@ class Headless:
         x, y = widget.to_window(*widget.center)
         self.tap_at(x, y)
 
+    def play_out(self, hands: dict[int, list[str]]) -> None:
+        """Finish the play as the players would: each in turn lays the first card of ``hands[seat]``
+        that keeps the count within 31, or says go; the cards laid leave ``hands``."""
+        from companion.rules import Card
+
+        self.wait()
+        while self.companion.view.phase == "play":
+            view = self.companion.view
+            playable = [c for c in hands[view.to_act] if view.count + Card.parse(c).value <= 31]
+            if playable:
+                hands[view.to_act].remove(playable[0])
+                self.companion.act("lay", playable[0])
+            else:
+                self.companion.act("go")
+            self.wait()
+
     def screen(self, name: str | None = None):
         sm = self.app.root.ids.sm
         return sm.get_screen(name or sm.current)
