@@ -4,10 +4,16 @@ camera: it keeps working and says what to do."""
 from tests.ui.conftest import SAMPLES
 
 
-def start_game(h, board="none"):
+def past_the_tour(h):
+    """The home screen after the first-run tour, paged through to its end."""
     home = h.screen("home")
     while home.tour_page >= 0:
         h.tap(home.ids.tour_next)
+    return home
+
+
+def start_game(h, board="none"):
+    home = past_the_tour(h)
     h.tap(home.ids.new_game)
     h.wait()
     new = h.screen("new_game")
@@ -98,9 +104,7 @@ def test_an_error_is_shown_in_words(start_app):
 
 def test_discard_help_ranks_a_typed_deal(start_app):
     h = start_app()
-    home = h.screen("home")
-    while home.tour_page >= 0:
-        h.tap(home.ids.tour_next)
+    home = past_the_tour(h)
     h.tap(home.ids.discard)
     discard = h.screen("discard")
     h.tap(discard.ids.six)
@@ -116,9 +120,7 @@ def test_discard_help_ranks_a_typed_deal(start_app):
 
 def test_four_players_in_partnerships_and_a_cut_for_deal(start_app):
     h = start_app()
-    home = h.screen("home")
-    while home.tour_page >= 0:
-        h.tap(home.ids.tour_next)
+    home = past_the_tour(h)
     h.tap(home.ids.new_game)
     new = h.screen("new_game")
     h.tap(new.ids.p4)
@@ -146,9 +148,7 @@ def test_four_players_in_partnerships_and_a_cut_for_deal(start_app):
 
 def test_a_tie_in_the_cut_is_said_in_words(start_app):
     h = start_app()
-    home = h.screen("home")
-    while home.tour_page >= 0:
-        h.tap(home.ids.tour_next)
+    home = past_the_tour(h)
     h.tap(home.ids.new_game)
     new = h.screen("new_game")
     new.ids.board.text = "none"
