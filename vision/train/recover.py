@@ -27,16 +27,13 @@ class RecoverError(ValueError):
 
 
 def _letterboxed(path: Path, imgsz: int) -> np.ndarray:
+    """The detector's input (3xSxS RGB in [0, 1]) for an image file, letterboxed as at run time."""
     import cv2
 
-    image = cv2.imread(str(path))[:, :, ::-1]
-    h, w = image.shape[:2]
-    scale = imgsz / max(h, w)
-    resized = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR)
-    canvas = np.full((imgsz, imgsz, 3), 114, np.uint8)
-    top, left = (imgsz - resized.shape[0]) // 2, (imgsz - resized.shape[1]) // 2
-    canvas[top:top + resized.shape[0], left:left + resized.shape[1]] = resized
-    return canvas.transpose(2, 0, 1).astype(np.float32) / 255.0
+    from vision.letterbox import Letterbox
+
+    image = cv2.imread(str(path))
+    return Letterbox.fit(image.shape[1], image.shape[0], imgsz).to_tensor(image)[0]
 
 
 def load_onnx_weights(model, onnx_path: Path) -> list:
