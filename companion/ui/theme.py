@@ -3,9 +3,12 @@ touch targets of at least 48 dp (56 dp used), high contrast on a felt green."""
 
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
+from kivy.core.text import LabelBase
 from kivy.metrics import dp, sp
+
+from companion.ui.cardtext import SUIT_SYMBOLS, card_text  # noqa: F401  (the screens' card words)
 
 TOUCH = dp(56)            # every button's height (>= 48 dp)
 TOUCH_MIN = dp(48)
@@ -37,17 +40,10 @@ ROLE_COLOURS = {"hand": (0.35, 0.85, 0.35, 1), "crib": (1.0, 0.63, 0.0, 1), "sta
                 "unknown": (0.7, 0.7, 0.7, 1), "not counted": (0.4, 0.4, 0.4, 1)}
 FLAG_COLOUR = (0.95, 0.15, 0.15, 1)
 
-# Suit symbols need a font that has them (DejaVu on a desktop); else letters.
-_DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-CARD_FONT = _DEJAVU if os.path.exists(_DEJAVU) else "Roboto"
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"} if CARD_FONT != "Roboto" else \
-    {"S": "S", "H": "H", "D": "D", "C": "C"}
+# Every text in the app is drawn in DejaVu Sans, bundled: it has the four suit symbols (Kivy's
+# Roboto has none, so "10♣" read "10▯"). app.kv makes it every Label's, TextInput's and Popup title's font.
+FONTS = Path(__file__).resolve().parent / "fonts"
+UI_FONT = "CribSans"
+LabelBase.register(UI_FONT, fn_regular=str(FONTS / "DejaVuSans.ttf"), fn_bold=str(FONTS / "DejaVuSans-Bold.ttf"))
+CARD_FONT = UI_FONT
 SUIT_COLOURS = {"S": (0.1, 0.1, 0.1, 1), "C": (0.1, 0.1, 0.1, 1), "H": (0.8, 0.1, 0.1, 1), "D": (0.8, 0.1, 0.1, 1)}
-
-
-def card_text(code: str) -> str:
-    """``"TH"`` -> ``"10♥"`` (the way a card reads on the screen)."""
-    if not code or len(code) != 2:
-        return code or "?"
-    rank = "10" if code[0] == "T" else code[0]
-    return rank + SUIT_SYMBOLS.get(code[1], code[1])

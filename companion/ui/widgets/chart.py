@@ -20,7 +20,7 @@ class BarChart(Widget):
         self.bind(pos=self.redraw, size=self.redraw, groups=self.redraw, series=self.redraw, title=self.redraw)
 
     def _text(self, text, x, y, size=15, colour=T.TEXT, center=True) -> None:
-        label = CoreLabel(text=text, font_size=size)
+        label = CoreLabel(text=text, font_size=size, font_name=T.UI_FONT)
         label.refresh()
         w, h = label.texture.size
         Color(*colour)

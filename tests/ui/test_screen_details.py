@@ -1,0 +1,132 @@
+"""The screens' rough edges of issue 17 (section 3), each checked on the real widgets: suits in
+a font that has them, the discard table's columns, no dead controls, contrast and overlap, the
+starter, pegging's scores and muggins, the short game, the board line in the demo, the New game
+labels, and the review's card words."""
+
+from functools import lru_cache
+
+import pytest
+from kivy.core.text import LabelBase
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
+from kivy.uix.textinput import TextInput
+
+from vision import CardGroup, RecognizedCard, Recognition, Role
+
+SUITS = "\u2660\u2665\u2666\u2663"
+
+
+@lru_cache(maxsize=None)
+def font_has_suits(path: str) -> bool:
+    from fontTools.ttLib import TTFont
+
+    cmap = TTFont(path, lazy=True).getBestCmap()
+    return all(ord(s) in cmap for s in SUITS)
+
+
+def font_file(name: str, bold: bool) -> str:
+    """The file Kivy draws with for a font name (a registered family, or a path)."""
+    files = LabelBase._fonts.get(name)
+    if files is None:
+        return name
+    return files[2] if bold else files[0]
+
+
+def suitless_texts(root) -> list[str]:
+    """Every Label (buttons too), text box and popup title under ``root`` whose font lacks a suit."""
+    bad = []
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Label):
+            checks = [(widget.font_name, widget.bold, widget.text)]
+        elif isinstance(widget, TextInput):
+            checks = [(widget.font_name, False, widget.text or widget.hint_text)]
+        else:
+            checks = []
+        if isinstance(widget, Popup):
+            checks.append((widget.title_font, False, widget.title))
+        for name, bold, text in checks:
+            if not font_has_suits(font_file(name, bold)):
+                bad.append(f"{type(widget).__name__} {text!r} in {name}")
+    return bad
+
+
+def recognition_with_an_unsure_ten_of_clubs():
+    cards = (RecognizedCard("9H", 0.9, (0, 0, 10, 10)), RecognizedCard("6D", 0.9, (10, 0, 20, 10)),
+             RecognizedCard("TC", 0.3, (20, 0, 30, 10), confirm=True, runner_up="QC"),
+             RecognizedCard("5S", 0.9, (30, 0, 40, 10)), RecognizedCard("AD", 0.95, (50, 50, 60, 60)))
+    groups = (CardGroup(Role.HAND, ("9H", "6D", "TC", "5S")), CardGroup(Role.STARTER, ("AD",)))
+    return Recognition("photo.jpg", 100, 100, cards, groups, (), {})
+
+
+def new_game(h, **kwargs):
+    h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, **kwargs)
+    h.wait()
+
+
+def played_to_the_show(h):
+    new_game(h)
+    h.companion.act("discard")
+    h.companion.act("cut", "AD")
+    h.play_out({0: ["2C", "3D", "4S", "7H"], 1: ["8S", "8D", "TC", "JS"]})
+
+
+# --- suits ----------------------------------------------------------------------------------------------
+def test_the_bundled_font_has_the_suits_and_roboto_does_not():
+    from companion.ui import theme as T
+
+    assert font_has_suits(font_file(T.UI_FONT, False)) and font_has_suits(font_file(T.UI_FONT, True))
+    assert not font_has_suits(font_file("Roboto", False))  # why "10♣" read "10▯"
+
+
+def test_every_text_on_every_screen_and_popup_can_show_the_suits(start_app, monkeypatch):
+    from companion.ui.widgets import chart, photo_view
+
+    drawn = []  # the texts drawn straight on a canvas (chart, photo boxes) and their fonts
+    for module in (chart, photo_view):
+        original = module.CoreLabel
+
+        def recording(*args, _original=original, **kwargs):
+            drawn.append((kwargs.get("text"), kwargs.get("font_name"), kwargs.get("bold", False)))
+            return _original(*args, **kwargs)
+        monkeypatch.setattr(module, "CoreLabel", recording)
+    h = start_app()
+    played_to_the_show(h)
+    problems = {}
+    h.app.show_error("10\u2663 is in the photo twice")  # the banner shows cards too
+    for name in ("home", "new_game", "table", "pegging", "show", "discard", "history", "settings"):
+        h.app.go(name)
+        h.wait()
+        if name == "discard":
+            h.screen("discard").set_cards(["5H", "6C", "7D", "8S", "JH", "KS"])
+            h.wait()
+        problems[name] = suitless_texts(h.app.root)
+    h.app.go("review", recognition=recognition_with_an_unsure_ten_of_clubs(), photo=None)
+    review = h.screen("review")
+    review.tap_card(2)  # the correction popup
+    h.pump(0.2, frames=4)
+    assert "10\u2663" in review.picker.title and any("10\u2663" in b.text for b in review.picker.walk()
+                                                   if isinstance(b, Label))
+    problems["correction popup"] = suitless_texts(review.picker)
+    problems["review"] = suitless_texts(h.app.root)
+    review.picker.dismiss()
+    assert {k: v for k, v in problems.items() if v} == {}
+    assert drawn and all(font_has_suits(font_file(name, bold)) for _text, name, bold in drawn)
+
+
+# --- dead controls ---------------------------------------------------------------------------------------
+def test_the_keypad_is_off_once_the_show_is_counted(start_app):
+    h = start_app()
+    played_to_the_show(h)
+    h.app.go("show")
+    show = h.screen("show")
+    assert not show.ids.keypad.disabled  # a count to claim: digits go in
+    for _ in range(2):  # the two hands, as counted
+        h.tap(show.ids.accept)
+        h.wait()
+    h.companion.act("show", ["5H", "6H", "9C", "KD"], None)  # the crib, its cards named
+    h.wait()
+    assert show.heading == "The show is counted"
+    assert show.ids.claim.disabled and show.ids.accept.disabled and show.ids.keypad.disabled
+    seven = next(b for b in show.ids.keypad.children if b.text == "7")
+    h.tap_at(*seven.to_window(*seven.center))
+    assert show.ids.keypad.value == ""
