@@ -130,3 +130,49 @@ def test_the_keypad_is_off_once_the_show_is_counted(start_app):
     seven = next(b for b in show.ids.keypad.children if b.text == "7")
     h.tap_at(*seven.to_window(*seven.center))
     assert show.ids.keypad.value == ""
+
+
+# --- discard help ------------------------------------------------------------------------------------------
+def contrast(fore, back) -> float:
+    """The WCAG contrast ratio of two RGB(A) colours (1 to 21; body text wants 4.5 or more)."""
+    def luminance(colour):
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in colour[:3]]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(fore), luminance(back)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_discard_help_headings_sit_over_their_columns_and_keep_is_said_once(start_app):
+    from companion.ui.screens.discard import COLUMNS
+
+    h = start_app()
+    h.app.go("discard")
+    discard = h.screen("discard")
+    discard.set_cards(["5H", "6C", "7D", "8S", "JH", "KS"])
+    h.wait()
+    h.pump(frames=3)
+    table = discard.ids.options.children[0]
+    cells = list(reversed(table.children))  # reading order
+    rows = [cells[i:i + len(COLUMNS)] for i in range(0, len(cells), len(COLUMNS))]
+    headings, first = rows[0], rows[1]
+    assert [c.text.replace("[b]", "").replace("[/b]", "") for c in headings] == list(COLUMNS)
+    for row in rows[1:]:
+        for heading, cell in zip(headings, row):
+            assert abs(cell.x - heading.x) < 1 and abs(cell.width - heading.width) < 1
+    assert first[1].text == "[b]5\u2665 J\u2665[/b]" and first[2].text == "6\u2663 7\u2666 8\u2660 K\u2660"
+    assert [float(c.text) for c in (first[3], first[5])] == [7.17, 14.63] and first[4].text == "+7.45"
+    assert sum("keep" in c.text for c in cells) == 1  # the heading only
+
+
+def test_the_crib_choice_is_readable_when_selected(start_app):
+    from companion.ui import theme as T
+
+    h = start_app()
+    h.app.go("discard")
+    discard = h.screen("discard")
+    for mine in (True, False):
+        h.tap(discard.ids.mine if mine else discard.ids.theirs)
+        chosen = discard.ids.mine if mine else discard.ids.theirs
+        assert "(yes)" in chosen.text and chosen.background_color == list(T.ACCENT)
+        for button in (discard.ids.mine, discard.ids.theirs):
+            assert contrast(button.color, button.background_color) >= 4.5, button.text

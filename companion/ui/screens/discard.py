@@ -11,6 +11,9 @@ from companion.ui.screens import CribScreen, load_kv
 from companion.ui.widgets.picker import CardPicker
 
 load_kv(__file__)
+COLUMNS = ("", "discard", "keep", "hand", "crib", "net")
+ALIGN = ("right", "left", "left", "right", "right", "right")
+WIDTHS = (0.06, 0.2, 0.32, 0.14, 0.14, 0.14)
 
 
 class DiscardScreen(CribScreen):
@@ -43,6 +46,14 @@ class DiscardScreen(CribScreen):
         if self.dealt:
             self.ask()
 
+    def advice_rows(self) -> list[list[str]]:
+        """The table as shown, headings first (markup left out); [] while working it out."""
+        table = getattr(self, "table", None)
+        if table is None or table.parent is None:
+            return []
+        cells = [c.text.replace("[b]", "").replace("[/b]", "") for c in reversed(table.children)]
+        return [cells[i:i + len(COLUMNS)] for i in range(0, len(cells), len(COLUMNS))]
+
     def ask(self) -> None:
         self.ids.options.clear_widgets()
         self.ids.options.add_widget(Factory.Body(text="Working out every discard..."))
@@ -51,17 +62,21 @@ class DiscardScreen(CribScreen):
     def _advice(self, advice) -> None:
         box = self.ids.options
         box.clear_widgets()
-        head = Factory.Body(text="[b]discard        keep                    hand    crib    net[/b]")
-        box.add_widget(head)
+        table = Factory.AdviceTable()
+        for column, heading in enumerate(COLUMNS):  # the headings in the same grid: each over its column
+            table.add_widget(Factory.AdviceCell(text=f"[b]{heading}[/b]", halign=ALIGN[column],
+                                                size_hint_x=WIDTHS[column], color=T.MUTED))
+        sign = "+" if advice.dealer else "-"
         for rank, option in enumerate(advice.options[:8], start=1):
-            discard = " ".join(T.card_text(str(c)) for c in option.discard)
-            keep = " ".join(T.card_text(str(c)) for c in option.keep)
-            sign = "+" if advice.dealer else "-"
-            text = (f"{rank}. [b]{discard}[/b]   keep {keep}   {option.expected_hand:.2f}   "
-                    f"{sign}{option.expected_crib:.2f}   [color=#f8c840]{option.expected_net:+.2f}[/color]")
-            box.add_widget(Factory.Body(text=text, font_name=T.CARD_FONT,
-                                        color=T.ACCENT if rank == 1 else T.TEXT))
+            cells = (f"{rank}.", " ".join(T.card_text(str(c)) for c in option.discard),
+                     " ".join(T.card_text(str(c)) for c in option.keep), f"{option.expected_hand:.2f}",
+                     f"{sign}{option.expected_crib:.2f}", f"{option.expected_net:+.2f}")
+            for column, text in enumerate(cells):
+                table.add_widget(Factory.AdviceCell(
+                    text=f"[b]{text}[/b]" if column == 1 else text, halign=ALIGN[column], size_hint_x=WIDTHS[column],
+                    color=T.ACCENT if rank == 1 or column == len(cells) - 1 else T.TEXT))
+        box.add_widget(table)
+        self.table = table
         self.ids.dealt_line.text = "Dealt: " + "  ".join(T.card_text(c) for c in self.dealt)
-
 
 SCREEN_CLASS = DiscardScreen
