@@ -151,13 +151,18 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_undo(args: argparse.Namespace) -> int:
+    from companion.game.terminal import entry_words
+
     session = _open(args.id, write=True)
-    undone = session.history.in_force[-1]
-    session.undo()
-    print(f"undone: {undone.TYPE} {json.dumps({k: v for k, v in undone.as_json().items() if k != 'type'})} "
-          f"({session.view().can_redo} waiting for redo)")
-    print(_prompt_line(session))
-    session.close()
+    try:
+        undone = session.history.in_force[-1]
+        session.undo()
+        waiting = session.view().can_redo
+        print(f"undone: {entry_words(undone, session.view())} ({waiting} waiting for redo: "
+              f"'redo' in crib game resume {args.id})")
+        print(_prompt_line(session))
+    finally:
+        session.close()
     return 0
 
 
@@ -199,7 +204,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_resume(args: argparse.Namespace) -> int:
-    from companion.game.terminal import Terminal
+    from companion.game.terminal import Terminal, typed_lines
 
     session = _open(args.id, write=True)
     board = None
@@ -208,7 +213,9 @@ def run_resume(args: argparse.Namespace) -> int:
 
         board = BoardSync.open(args.board, session)
     try:
-        Terminal(session, sys.stdin, sys.stdout).run()
+        # at a terminal: a prompt, and arrow keys that edit and recall (readline)
+        source = typed_lines() if sys.stdin.isatty() and sys.stdout.isatty() else sys.stdin
+        Terminal(session, source, sys.stdout).run()
     finally:
         if board is not None:
             board.close()

@@ -10,6 +10,7 @@ import shlex
 from typing import TextIO
 
 from companion.game.errors import GameError
+from companion.game.report import result_words
 from companion.game.session import GameSession
 
 HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
@@ -25,9 +26,22 @@ HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
 
 def prompt_line(session: GameSession) -> str:
     view = session.view()
+def _game_name(session: GameSession, view) -> str:
+    """The stored game's id (what ``crib game resume`` takes), and the game of a match."""
+    name = "game" if session.game_id is None else f"game {session.game_id}"
+    if view.rules["match_games"] > 1:
+        name += f" (game {view.game_number} of the match)"
+    return name
+
+
+def _deal_number(view) -> int:
+    """The deal being played; before its discards, the deal about to start (never "deal 0")."""
+    return view.deal_number + 1 if view.phase == "discard" else view.deal_number
+
+
     scores = ", ".join(f"{name} {score}" for name, score in zip(view.side_names, view.scores))
     players = view.players
-    where = f"game {view.game_number}, deal {view.deal_number}: {scores}."
+    where = f"{_game_name(session, view)}, deal {_deal_number(view)}: {scores}."
     if view.phase == "discard":
         dealer = (session.game.first_dealer if view.dealer is None else (view.dealer + 1) % len(players))
         what = f"{players[dealer]} deals: discards next"
@@ -42,8 +56,11 @@ def prompt_line(session: GameSession) -> str:
         what = f"show {whose}{proposal}"
     else:
         result = view.result
-        what = f"{view.side_names[result['winner']]} wins ({result['kind']}, {result['game_points']} game points)"
-        what += "; the match is over" if view.match_over else "; 'next' starts the next game"
+        what = f"{view.side_names[result['winner']]} {result_words(result['kind'], result['game_points'])}"
+        if not view.match_over:
+            what += "; 'next' starts the next game"
+        else:
+            what += "; the match is over" if view.rules["match_games"] > 1 else "; the game is over"
     offers = "".join(f"\n  muggins offer {o['entry']}: {o['points']} missed by {players[o['seat']]} ({o['kind']}, "
                      f"ends {o['expires']})" for o in view.offers)
     redo = f" [{view.can_redo} undone: redo or forget]" if view.can_redo else ""
@@ -100,6 +117,57 @@ class Terminal:
             for log_line in lines or ():
                 self.say(f"  {log_line.text}")
             self.say(prompt_line(self.session))
+def _separated(cards: list[str], players: int) -> str:
+    """``cards`` split evenly among the players, each share separated by '/' (an example to type)."""
+    share = max(1, len(cards) // players)
+    shares = [" ".join(cards[i:i + share]) for i in range(0, len(cards), share)]
+    return " / ".join(shares)
+
+
+def entry_words(entry, view) -> str:
+    """A move in words (``view``: the game just before it), for undo and redo to say what they did."""
+    players = view.players
+    kind = entry.TYPE
+    claim = getattr(entry, "claim", None)
+    claimed = f", claimed {claim}" if claim is not None else ""
+    if kind == "discard":
+        return "the discards" + (f" ({' / '.join(' '.join(map(str, d)) for d in entry.cards)})" if entry.cards else "")
+    if kind == "cut":
+        return f"the cut {entry.starter}"
+    if kind == "lay" and view.to_act is not None:
+        return f"{players[view.to_act]} laying {entry.card}{claimed}"
+    if kind == "go" and view.to_act is not None:
+        return f"{players[view.to_act]} saying go{claimed}"
+    if kind == "show" and view.next_show:
+        show = view.next_show
+        whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
+        return f"the count of {whose}{claimed}"
+    if kind == "muggins":
+        return f"{players[entry.by]} taking muggins"
+    if kind == "decline":
+        return "muggins declined"
+    if kind == "penalty":
+        return f"the penalty {entry.key} on {players[entry.offender]}"
+    if kind == "next-game":
+        return "the start of the next game"
+    return f"the {kind}"
+
+
+def typed_lines(prompt: str = "move> "):
+    """Lines typed at a terminal, with line editing and history (arrow keys) where Python has
+    readline; ends at end of input (Ctrl-D)."""
+    try:
+        import readline  # noqa: F401 - once loaded, input() edits lines and recalls earlier ones
+    except ImportError:  # pragma: no cover - Windows without pyreadline
+        pass
+    while True:
+        try:
+            yield input(prompt)
+        except EOFError:
+            print()
+            return
+
+
 
     def move(self, line: str):
         session = self.session
@@ -113,8 +181,13 @@ class Terminal:
         if verb in ("undo", "redo"):
             getattr(session, verb)()
             return None
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
+                self.say("refused: the line holds control keys (arrow keys edit lines only at a terminal): "
+                         "type the move again (help lists the moves)")
+                continue
         if verb == "forget":
-            self.say(f"  {session.forget_undone()} undone entries dropped")
+            count = session.forget_undone()
+            self.say(f"  {count} undone move{'' if count == 1 else 's'} dropped" if count else "  nothing undone to drop")
             return None
         if verb == "next":
             return session.next_game()
@@ -137,7 +210,13 @@ class Terminal:
             return session.show(rest or None, _int(options.get("claim"), "claim"), options.get("photo"))
         if verb == "muggins":
             if not args:
+            entry = session.history.in_force[-1] if verb == "undo" else (
+                session.history.undone[-1] if session.history.undone else None)
+            view_before = session.view()
                 raise GameError("muggins: say who takes the points, e.g. muggins Ann")
+            # an undone move is said as it stood just before it was made: the view after the undo
+            words = entry_words(entry, session.view() if verb == "undo" else view_before) if entry else ""
+            self.say(f"  {'undone' if verb == 'undo' else 'redone'}: {words}")
             return session.muggins(_who(args[0]), _int(args[1] if len(args) > 1 else None, "offer"))
         if verb == "decline":
             return session.decline(_int(args[0] if args else None, "offer"))
@@ -149,6 +228,10 @@ class Terminal:
                                    None if "opponent" not in options else _who(options["opponent"]),
                                    _int(options.get("cards"), "cards") or 1,
                                    _int(options.get("overclaim"), "overclaim") or 0)
+            players = len(session.game.players)
+            if len(groups) == 1 and players > 1:
+                raise GameError(f"discard: separate each player's discards with '/', in seating order, "
+                                f"e.g. discard {_separated(groups[0], players)}")
         if verb == "lay":
             words, verb, args = args, (args[0] if args else ""), args[1:]
         rest, options = _options(args, ("claim",))

@@ -51,6 +51,7 @@ def explain(error: Exception | str) -> str:
 
 class CribApp(App):
     screen_title = StringProperty("Crib Companion")
+    screen_name = StringProperty("")   # the screen showing (home has no "< Back")
     board_line = StringProperty("")
     message = StringProperty("")
     message_is_error = BooleanProperty(False)
@@ -101,6 +102,7 @@ class CribApp(App):
         if self.sm.current != name:
             self._history.append(self.sm.current)
         self.sm.current = name
+        self.screen_name = name
         self.screen_title = screen.title
         screen.show()
 

@@ -176,3 +176,30 @@ def test_the_crib_choice_is_readable_when_selected(start_app):
         assert "(yes)" in chosen.text and chosen.background_color == list(T.ACCENT)
         for button in (discard.ids.mine, discard.ids.theirs):
             assert contrast(button.color, button.background_color) >= 4.5, button.text
+
+
+# --- the status bar ----------------------------------------------------------------------------------------
+def test_home_has_no_dead_back_button_and_other_screens_go_back(start_app):
+    h = start_app()
+    back = h.app.root.ids.back
+    assert h.current == "home" and back.disabled and back.opacity == 0 and back.width == 0
+    h.app.go("settings")
+    h.pump(frames=3)
+    assert not back.disabled and back.opacity == 1 and back.width > 0
+    h.tap(back)
+    assert h.current == "home" and back.disabled
+
+
+@pytest.mark.parametrize("screen", ["home", "history", "table"])
+def test_the_board_line_is_never_cut_mid_word_in_portrait(start_app, screen):
+    h = start_app()
+    h.resize((800, 1280))
+    h.app._board_poll.cancel()  # this line, not the polled one
+    line = "no board found: plug it in and choose its port in Settings"
+    h.app.board_line = line
+    h.app.go(screen)
+    h.pump(0.1, frames=4)
+    status, bar = h.app.root.ids.board_status, h.app.root.ids.bar
+    shown = [" ".join(w.text for w in row.words) for row in status._label._cached_lines]
+    assert " ".join(" ".join(shown).split()) == line  # every word, whole
+    assert status.texture_size[1] <= bar.height and status.x >= h.app.root.ids.title.right
