@@ -139,8 +139,8 @@ class Game:
     def _muggins(self, entry: Muggins, index: int) -> None:
         offer = self._open_offer(entry.offer)
         if entry.by not in offer.callers:
-            raise EntryError(f"by: seat {entry.by} may not call muggins on {self.players[offer.seat]} "
-                             f"(only an opponent: {', '.join(self.players[s] for s in offer.callers)})")
+            raise EntryError(f"{self.players[entry.by]} may not call muggins on {self.players[offer.seat]}: "
+                             f"only an opponent may ({', '.join(self.players[s] for s in offer.callers)})")
         self.offers.remove(offer)
         self._peg(index, self.side_of[entry.by], entry.by, offer.points, "muggins",
                   f"muggins: {self.players[entry.by]} takes {offer.points} missed by {self.players[offer.seat]} "

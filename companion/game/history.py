@@ -41,7 +41,7 @@ class History:
                 raise EntryError(f"{where}a journal has exactly one new-game entry, its first")
             if self.undone:
                 raise EntryError(f"{where}{len(self.undone)} undone entries wait for redo: "
-                                 "forget them first (forget_undone) or redo them")
+                                 "forget them first or redo them")
             self.in_force.append(entry)
 
 

@@ -169,6 +169,9 @@ class Store:
         """Take the game for writing; JournalBusyError when another process has it."""
         if game_id in self._locks:
             return
+        if self.db.execute("SELECT 1 FROM entries WHERE game_id = ? LIMIT 1", (game_id,)).fetchone() is None:
+            # no lock file for a game that is not there (it would be left behind)
+            raise JournalError(f"no game {game_id} (crib game list shows the games)")
         path = self.folder / f"game-{game_id}.lock"
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:

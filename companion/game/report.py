@@ -40,6 +40,12 @@ def _match_winner(view: GameView) -> str | None:
     return view.side_names[max(range(len(view.wins)), key=lambda s: view.wins[s])]
 
 
+def result_words(kind: str, game_points: int) -> str:
+    """A game's result as said at the table: "wins with a skunk (3 game points)"."""
+    how = "" if kind == "win" else f" with a {kind}"
+    return f"wins{how} ({game_points} game point{'' if game_points == 1 else 's'})"
+
+
 def format_text(state: dict) -> str:
     lines = []
     result_side = state["winner"]
@@ -47,7 +53,7 @@ def format_text(state: dict) -> str:
         pegs = state["pegs"][side]
         line = f"{name}: {state['scores'][side]} (front peg {pegs['front']}, back peg {pegs['back']})"
         if name == result_side:
-            line += f": wins, {state['skunk']}, {state['game_points']} game point(s)"
+            line += f": {result_words(state['skunk'], state['game_points'])}"
         lines.append(line)
     if not result_side:
         lines.append(f"game {state['game']}, deal {state['deal']}: at the {state['phase']}")

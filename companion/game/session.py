@@ -158,7 +158,7 @@ class GameSession:
             raise EntryError(f"a {entry.TYPE} entry goes through undo/redo/forget_undone, not record")
         if self.history.undone:
             raise RedoPendingError(f"{len(self.history.undone)} undone entries wait for redo: redo them, "
-                                   "or forget them (forget_undone) before a new entry")
+                                   "or forget them, before a new move")
         lines = self.game.apply(entry)
         try:
             self._commit(entry)

@@ -52,6 +52,8 @@ def make_rules(spec: RuleSet | str | dict | None = None, short: bool = False) ->
         for key in ("target", "skunk_line", "match_games"):
             if key in changes and (not isinstance(changes[key], int) or isinstance(changes[key], bool)):
                 raise EntryError(f"rules.{key}: expected a whole number, got {changes[key]!r}")
+        # A field set to the preset's own value is no change: the game keeps the preset's name.
+        changes = {key: value for key, value in changes.items() if getattr(base, key) != value}
         if changes:
             plain_short = short and set(changes) <= {"target", "skunk_line", "double_skunk_line"}
             return base.with_changes(name=f"{base.name}-{'short' if plain_short else 'custom'}", **changes)

@@ -115,6 +115,11 @@ def write_csv(table: Iterable[PlayerStats], out: TextIO) -> None:
         writer.writerow(stats.row())
 
 
+def _average(value: float, counted: int) -> str:
+    """An average for the table; "—" when there was nothing to average (a player who never had a crib)."""
+    return f"{value:>5.2f}" if counted else f"{'—':>5}"
+
+
 def format_table(table: list[PlayerStats]) -> str:
     if not table:
         return "no games yet"
@@ -123,7 +128,8 @@ def format_table(table: list[PlayerStats]) -> str:
     lines = [head]
     for s in table:
         lines.append(f"{s.player:<12} {s.games:>5} {s.wins:>4} {s.skunks_won:>6} {s.skunked:>7} {s.deals:>5} "
-                     f"{s.average_hand:>5.2f} {s.average_crib:>5.2f} {s.average_pegging:>5.2f} "
+                     f"{_average(s.average_hand, s.hands)} {_average(s.average_crib, s.cribs)} "
+                     f"{_average(s.average_pegging, s.deals)} "
                      f"{s.muggins_given:>4} {s.muggins_taken:>4}  {s.best_hand} ({s.best_hand_cards or '-'})")
     lines.append("hand, crib: average worth per count; peg: points pegged in the play per deal; "
                  "mug-: points others took by muggins; mug+: points taken by muggins")

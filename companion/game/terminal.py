@@ -24,8 +24,6 @@ HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
   next (next game of a match)  undo  redo  forget (drop undone entries)  state  help  quit"""
 
 
-def prompt_line(session: GameSession) -> str:
-    view = session.view()
 def _game_name(session: GameSession, view) -> str:
     """The stored game's id (what ``crib game resume`` takes), and the game of a match."""
     name = "game" if session.game_id is None else f"game {session.game_id}"
@@ -39,6 +37,8 @@ def _deal_number(view) -> int:
     return view.deal_number + 1 if view.phase == "discard" else view.deal_number
 
 
+def prompt_line(session: GameSession) -> str:
+    view = session.view()
     scores = ", ".join(f"{name} {score}" for name, score in zip(view.side_names, view.scores))
     players = view.players
     where = f"{_game_name(session, view)}, deal {_deal_number(view)}: {scores}."
@@ -91,32 +91,6 @@ def _who(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-class Terminal:
-    def __init__(self, session: GameSession, source: TextIO, out: TextIO) -> None:
-        self.session, self.source, self.out = session, source, out
-
-    def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
-
-    def run(self) -> None:
-        self.say(prompt_line(self.session))
-        for raw in self.source:
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line in ("quit", "exit"):
-                break
-            try:
-                lines = self.move(line)
-            except GameError as exc:
-                self.say(f"refused: {exc}")
-                continue
-            except ValueError as exc:
-                self.say(f"refused: {exc}")
-                continue
-            for log_line in lines or ():
-                self.say(f"  {log_line.text}")
-            self.say(prompt_line(self.session))
 def _separated(cards: list[str], players: int) -> str:
     """``cards`` split evenly among the players, each share separated by '/' (an example to type)."""
     share = max(1, len(cards) // players)
@@ -168,6 +142,36 @@ def typed_lines(prompt: str = "move> "):
             return
 
 
+class Terminal:
+    def __init__(self, session: GameSession, source: TextIO, out: TextIO) -> None:
+        self.session, self.source, self.out = session, source, out
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def run(self) -> None:
+        self.say(prompt_line(self.session))
+        for raw in self.source:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
+                self.say("refused: the line holds control keys (arrow keys edit lines only at a terminal): "
+                         "type the move again (help lists the moves)")
+                continue
+            if line in ("quit", "exit"):
+                break
+            try:
+                lines = self.move(line)
+            except GameError as exc:
+                self.say(f"refused: {exc}")
+                continue
+            except ValueError as exc:
+                self.say(f"refused: {exc}")
+                continue
+            for log_line in lines or ():
+                self.say(f"  {log_line.text}")
+            self.say(prompt_line(self.session))
 
     def move(self, line: str):
         session = self.session
@@ -179,12 +183,14 @@ def typed_lines(prompt: str = "move> "):
         if verb == "state":
             return None
         if verb in ("undo", "redo"):
+            entry = session.history.in_force[-1] if verb == "undo" else (
+                session.history.undone[-1] if session.history.undone else None)
+            view_before = session.view()
             getattr(session, verb)()
+            # an undone move is said as it stood just before it was made: the view after the undo
+            words = entry_words(entry, session.view() if verb == "undo" else view_before) if entry else ""
+            self.say(f"  {'undone' if verb == 'undo' else 'redone'}: {words}")
             return None
-            if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
-                self.say("refused: the line holds control keys (arrow keys edit lines only at a terminal): "
-                         "type the move again (help lists the moves)")
-                continue
         if verb == "forget":
             count = session.forget_undone()
             self.say(f"  {count} undone move{'' if count == 1 else 's'} dropped" if count else "  nothing undone to drop")
@@ -196,6 +202,10 @@ def typed_lines(prompt: str = "move> "):
             if not rest:
                 return session.discard(None, options.get("blind"))
             groups = [group.split() for group in " ".join(rest).split("/")]
+            players = len(session.game.players)
+            if len(groups) == 1 and players > 1:
+                raise GameError(f"discard: separate each player's discards with '/', in seating order, "
+                                f"e.g. discard {_separated(groups[0], players)}")
             return session.discard(groups, options.get("blind"))
         if verb == "cut":
             rest, options = _options(args, ("heels",))
@@ -210,13 +220,7 @@ def typed_lines(prompt: str = "move> "):
             return session.show(rest or None, _int(options.get("claim"), "claim"), options.get("photo"))
         if verb == "muggins":
             if not args:
-            entry = session.history.in_force[-1] if verb == "undo" else (
-                session.history.undone[-1] if session.history.undone else None)
-            view_before = session.view()
                 raise GameError("muggins: say who takes the points, e.g. muggins Ann")
-            # an undone move is said as it stood just before it was made: the view after the undo
-            words = entry_words(entry, session.view() if verb == "undo" else view_before) if entry else ""
-            self.say(f"  {'undone' if verb == 'undo' else 'redone'}: {words}")
             return session.muggins(_who(args[0]), _int(args[1] if len(args) > 1 else None, "offer"))
         if verb == "decline":
             return session.decline(_int(args[0] if args else None, "offer"))
@@ -228,10 +232,6 @@ def typed_lines(prompt: str = "move> "):
                                    None if "opponent" not in options else _who(options["opponent"]),
                                    _int(options.get("cards"), "cards") or 1,
                                    _int(options.get("overclaim"), "overclaim") or 0)
-            players = len(session.game.players)
-            if len(groups) == 1 and players > 1:
-                raise GameError(f"discard: separate each player's discards with '/', in seating order, "
-                                f"e.g. discard {_separated(groups[0], players)}")
         if verb == "lay":
             words, verb, args = args, (args[0] if args else ""), args[1:]
         rest, options = _options(args, ("claim",))
