@@ -203,3 +203,28 @@ def test_the_board_line_is_never_cut_mid_word_in_portrait(start_app, screen):
     shown = [" ".join(w.text for w in row.words) for row in status._label._cached_lines]
     assert " ".join(" ".join(shown).split()) == line  # every word, whole
     assert status.texture_size[1] <= bar.height and status.x >= h.app.root.ids.title.right
+
+
+# --- history -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(1280, 800), (800, 1280)])
+def test_history_chart_texts_never_overlap(start_app, size):
+    h = start_app()
+    h.resize(size)
+    h.app.go("history")
+    h.wait()
+    history = h.screen("history")
+    charts = (history.ids.averages, history.ids.muggins)
+    charts[0].groups = charts[1].groups = ["Ann", "Ben"]
+    charts[0].series = [("hand", [6.0, 2.0]), ("crib", [0.0, 4.5]), ("pegging", [3.0, 1.0])]
+    charts[1].series = [("lost to muggins", [0, 2]), ("taken by muggins", [2, 0])]
+    h.pump(0.1, frames=4)
+    for chart in charts:
+        texts = chart.placed
+        assert {"6.0", "hand", "pegging", "Ann"} <= {t[0] for t in texts} or {"2", "lost to muggins"} <= \
+            {t[0] for t in texts}
+        for text, x, y, w, hgt in texts:
+            assert chart.x <= x and x + w <= chart.right and chart.y <= y and y + hgt <= chart.top, text
+        for i, a in enumerate(texts):
+            for b in texts[i + 1:]:
+                apart = a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1] or a[2] + a[4] <= b[2] or b[2] + b[4] <= a[2]
+                assert apart, f"{a[0]!r} overlaps {b[0]!r}"
