@@ -208,11 +208,9 @@ def run_resume(args: argparse.Namespace) -> int:
 
     session = _open(args.id, write=True)
     board = None
-    if args.board:
-        from companion.game.board import BoardSync
-
-        board = BoardSync.open(args.board, session)
     try:
+        if args.board:
+            board = _board_following(args.board, session)
         # at a terminal: a prompt, and arrow keys that edit and recall (readline)
         source = typed_lines() if sys.stdin.isatty() and sys.stdout.isatty() else sys.stdin
         Terminal(session, source, sys.stdout).run()
@@ -221,6 +219,42 @@ def run_resume(args: argparse.Namespace) -> int:
             board.close()
         session.close()
     return 0
+
+
+def _board_following(url: str, session):
+    """The LED board following the game, checked first and said: a port that is not there, or a
+    simulated board whose tracks do not match the game's sides, is refused (exit 2); otherwise
+    one line says whether the board answered."""
+    import os
+
+    from hardware import timeouts
+    from hardware.endpoint import SIM_SCHEME, parse_sim_url
+    from hardware.geometry import Geometry
+
+    from companion.cli.common import CliError
+    from companion.game.board import BoardSync
+
+    sides = len(session.view().side_names)
+    if url.startswith(SIM_SCHEME):
+        tracks = Geometry.load(parse_sim_url(url)["geometry"]).tracks
+        if tracks != sides:
+            raise CliError(f"--board {url}: a simulated {tracks}-track board for a game of {sides} sides: "
+                           f"use sim://{sides}-track")
+    elif "://" not in url and not os.path.exists(url):
+        raise CliError(f"--board {url}: no such port (crib board ports lists the serial ports; "
+                       f"sim://{sides}-track is a simulated board)")
+    board = BoardSync.open(url, session)
+    if not board.driver.wait_connected(timeouts.RESET_WAIT_S + 1.0):
+        print(f"board: no answer on {url} yet ({board.driver.last_error or 'waiting'}); "
+              "the game goes on and the board follows once it answers")
+        return board
+    info = board.driver.info
+    if info.tracks < sides:
+        board.close()
+        raise CliError(f"--board {url}: the board has {info.tracks} tracks for a game of {sides} sides")
+    spare = f"; the game uses tracks 1-{sides}" if info.tracks > sides else ""
+    print(f"board: connected on {url}: {info.format()}{spare}")
+    return board
 
 
 def _prompt_line(session) -> str:

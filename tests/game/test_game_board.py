@@ -107,3 +107,43 @@ def test_a_board_plugged_in_late_shows_the_current_state_at_once(firmware, tmp_p
             assert sync.driver.shown.pegs == ((4, 2), (0, 0))
     finally:
         sync.close()
+
+
+# ---------------------------------------------------------------- crib game resume --board: said, or refused
+
+def _resume_with_board(capsys, monkeypatch, board, players=("Ann", "Ben")):
+    import io
+    import json
+
+    from companion.cli import main
+
+    assert main(["game", "new", *players, "--json"]) == 0
+    game_id = json.loads(capsys.readouterr().out)["id"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    status = main(["game", "resume", str(game_id), "--board", board])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_resume_says_the_simulated_board_connected(firmware, capsys, monkeypatch, data_folder):
+    status, out, err = _resume_with_board(capsys, monkeypatch, "sim://2-track")
+    assert status == 0 and err == ""
+    assert out.splitlines()[0].startswith("board: connected on sim://2-track: protocol ")
+    assert "geometry 2-track" in out.splitlines()[0]
+
+
+def test_resume_refuses_a_port_that_is_not_there(capsys, monkeypatch, data_folder):
+    status, out, err = _resume_with_board(capsys, monkeypatch, "/dev/ttyUSB-crib-no-such-port")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("crib game: error: --board /dev/ttyUSB-crib-no-such-port: no such port")
+    # the game was closed again: a second resume is not told it is open elsewhere
+    status, _, err = _resume_with_board(capsys, monkeypatch, "/dev/ttyUSB-crib-no-such-port")
+    assert "open in another process" not in err
+
+
+def test_resume_refuses_a_simulated_board_with_other_tracks_than_sides(capsys, monkeypatch, data_folder):
+    status, out, err = _resume_with_board(capsys, monkeypatch, "sim://3-track")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "a simulated 3-track board for a game of 2 sides: use sim://2-track" in err
+    status, out, err = _resume_with_board(capsys, monkeypatch, "sim://2-track", ("Ann", "Ben", "Cat"))
+    assert status == 2 and "use sim://3-track" in err
