@@ -67,7 +67,8 @@ def zoom_regions(cards: Detections, width: int, height: int) -> list[tuple[int, 
 
 
 def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
-                  region: tuple[int, int, int, int] | None = None, times: list[float] | None = None) -> Detections:
+                  region: tuple[int, int, int, int] | None = None, times: list[float] | None = None,
+                  min_card_score: float = MIN_CARD_SCORE) -> Detections:
     """Detector + NMS on the whole photo or a region of it, boxes in photo pixels; adds
     (model ms, NMS ms) to ``times``."""
     x1, y1, x2, y2 = region or (0, 0, pixels.shape[1], pixels.shape[0])
@@ -76,8 +77,8 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
     letterbox = Letterbox.fit(crop.shape[1], crop.shape[0], input_size)
     raw = run(letterbox.to_tensor(crop))
     t1 = time.perf_counter()
-    found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(MIN_INDEX_SCORE, MIN_CARD_SCORE))
-    minimum = np.where(found.class_id == INDEX_CLASS, MIN_INDEX_SCORE, MIN_CARD_SCORE)
+    found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(MIN_INDEX_SCORE, min_card_score))
+    minimum = np.where(found.class_id == INDEX_CLASS, MIN_INDEX_SCORE, min_card_score)
     found = found[found.confidence >= minimum]
     if times is not None:
         times[0] += (t1 - t0) * 1000

@@ -1,0 +1,73 @@
+"""Detector continuation on real photos + renders (models v4): the real train split (corner labels
+as ``index``, derived card boxes as ``card``) beside rendered v3 scenes, from a checkpoint.
+
+    python -m vision.train.real_mix --weights models/train/detector_last.pt --epochs 25
+
+Ultralytics saves ``last.pt`` after every epoch; run it again with ``--weights`` pointing at that
+file to go on after a stop. Validation during training is on rendered scenes only: the real
+validation split is never trained or tuned on (it is judged by ``bench/vision.py --real``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from vision.train.detector import DetectorRecipe, FinetuneStage, run_stage
+
+SYNTH_SEED, SYNTH_VAL_SEED = 9, 10  # continuation seeds (5-20), v3 mix, 640 px
+
+
+def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print) -> Path:
+    """Write the real detector set and the rendered sets; returns data.yaml."""
+    from vision.classes import CARD_CLASS
+    from vision.detect import detect_region
+    from vision.pipeline import Recognizer
+    from vision.synth.dataset import write_dataset
+    from vision.train.real_cards import photos_of
+    from vision.train.real_detector_data import PSEUDO_CARD_SCORE, write_real_detector_set
+
+    work = Path(work)
+    t = time.time()
+    recognizer = Recognizer(models, zoom=False)
+
+    def find_cards(pixels):
+        found = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
+                              min_card_score=PSEUDO_CARD_SCORE)
+        return found.of_class(CARD_CLASS).xyxy
+
+    counts = write_real_detector_set(photos_of("train"), work / "real_train", find_cards)
+    log(f"real train set: {json.dumps(counts)} ({time.time() - t:.0f} s)")
+    synth = write_dataset(work / f"synth_s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True, mix="v3")
+    val = write_dataset(work / f"synth_val_s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640, mixed=True,
+                        mix="v3")
+    data = work / "real_mix.yaml"
+    data.write_text(
+        f"train:\n  - {(work / 'real_train' / 'images').resolve()}\n  - {(synth.parent / 'images').resolve()}\n"
+        f"val: {(val.parent / 'images').resolve()}\nnc: 2\nnames: ['index', 'card']\n")
+    log(f"data: {data} ({time.time() - t:.0f} s)")
+    return data
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", type=Path, default=Path("models/train/detector_last.pt"))
+    parser.add_argument("--work", type=Path, default=Path("build/rt"))
+    parser.add_argument("--epochs", type=int, default=25)
+    parser.add_argument("--lr0", type=float, default=0.001)
+    parser.add_argument("--lrf", type=float, default=0.1)
+    parser.add_argument("--synth", type=int, default=1000)
+    parser.add_argument("--synth-val", type=int, default=60)
+    parser.add_argument("--name", default="detector_real")
+    args = parser.parse_args(argv)
+    data = build_data(args.work, args.synth, args.synth_val)
+    recipe = DetectorRecipe(cache="ram")
+    stage = FinetuneStage(args.epochs, args.lr0, args.lrf)
+    weights = run_stage(args.weights, data, args.work, recipe, stage, args.name)
+    print(f"done: {weights}")
+
+
+if __name__ == "__main__":
+    main()
