@@ -228,3 +228,57 @@ def test_history_chart_texts_never_overlap(start_app, size):
             for b in texts[i + 1:]:
                 apart = a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1] or a[2] + a[4] <= b[2] or b[2] + b[4] <= a[2]
                 assert apart, f"{a[0]!r} overlaps {b[0]!r}"
+
+
+# --- the table and the play --------------------------------------------------------------------------------
+def test_the_table_shows_the_starter_once_cut(start_app):
+    h = start_app()
+    new_game(h)
+    h.app.go("table")
+    table = h.screen("table")
+    h.companion.act("discard")
+    h.wait()
+    assert table.ids.starter.text == "" and table.ids.starter.height == 0
+    h.tap(table.ids.cut)
+    h.tap(h.popup().buttons["AD"])
+    h.wait()
+    assert "A\u2666" in table.ids.starter.text and table.ids.starter.opacity == 1 and table.ids.starter.height > 0
+
+
+def tap_card(h, pegging, code, claim=None):
+    pegging.ids.claim.text = "" if claim is None else str(claim)
+    h.tap(pegging.card_buttons[code])
+    h.wait()
+
+
+def button(box, text):
+    return next(w for w in box.walk(restrict=True) if getattr(w, "text", None) == text)
+
+
+def test_pegging_shows_the_scores_and_muggins_is_taken_or_let_go_with_a_word(start_app):
+    h = start_app()
+    h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer=0)
+    h.wait()
+    h.companion.act("discard")
+    h.companion.act("cut", "AD")
+    h.wait()
+    h.app.go("pegging")
+    h.pump(frames=3)
+    pegging = h.screen("pegging")
+    scores = pegging.ids.scores
+    assert "Ann" in scores.text and "Ben" in scores.text and scores.opacity == 1 and scores.width > 0
+    tap_card(h, pegging, "8S")
+    tap_card(h, pegging, "7H", claim=0)  # Ann's fifteen, claimed 0: Ben may take the 2
+    offers = pegging.ids.offers
+    h.tap(button(offers, "Ben takes 2"))
+    h.wait()
+    assert pegging.ids.last.text == "muggins: Ben takes 2 missed by Ann (play)"
+    assert h.companion.view.scores == (0, 2) and "Ben[/color]  [b]2[/b]" in scores.text
+    assert not h.companion.view.offers and not offers.children
+    tap_card(h, pegging, "8D")
+    tap_card(h, pegging, "8C", claim=0)  # 31 and a pair, claimed 0
+    assert h.companion.view.offers
+    h.tap(button(offers, "Let it go"))
+    h.wait()
+    assert pegging.ids.last.text == "muggins declined: 4 missed by Ann are lost"
+    assert not h.companion.view.offers and h.companion.view.scores == (0, 2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import StringProperty
 from kivy.uix.button import Button
+from kivy.utils import get_hex_from_color
 
 from companion.ui import present
 from companion.ui import theme as T
@@ -20,6 +21,7 @@ class PeggingScreen(CribScreen):
     title = "The play"
     count_text = StringProperty("0")
     turn = StringProperty("")
+    scores_text = StringProperty("")
 
     card_buttons: dict[str, Button]
 
@@ -44,6 +46,9 @@ class PeggingScreen(CribScreen):
         playing = view.phase == "play"
         self.count_text = str(view.count) if playing and view.count is not None else "-"
         self.turn = present.turn_line(view)
+        self.scores_text = "\n".join(
+            f"[color={get_hex_from_color(T.TRACKS[side % len(T.TRACKS)])}]{name}[/color]  [b]{view.scores[side]}[/b]"
+            for side, name in enumerate(view.side_names))
         seen = {p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
         for code, button in self.card_buttons.items():
             button.disabled = code in seen or not playing
@@ -65,8 +70,12 @@ class PeggingScreen(CribScreen):
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             for seat in offer["callers"]:
                 button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
-                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o))
+                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o,
+                                                                                     then=self._said))
                 row.add_widget(button)
+            let_go = Factory.BigButton(text="Let it go")
+            let_go.bind(on_release=lambda _b, o=offer["entry"]: self.act("decline", o, then=self._said))
+            row.add_widget(let_go)
             box.add_widget(row)
 
     def _reneges(self, box, view) -> None:

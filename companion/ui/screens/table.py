@@ -27,6 +27,7 @@ class TableScreen(CribScreen):
         self._scores(view)
         self.ids.phase.text = present.phase_line(view)
         self.ids.turn.text = present.turn_line(view)
+        self.ids.starter.text = f"Starter [b]{T.card_text(view.starter)}[/b]" if view.starter else ""
         self._actions(view)
         self._offers(self.ids.offers, view)
         self.ids.log.text = "\n".join(present.log_lines(view, 5))
