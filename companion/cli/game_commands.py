@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     new.add_argument("--rules", default="acc", help="preset: acc (default), home, pub")
     new.add_argument("--muggins", choices=("off", "optional", "mandatory"), help="change the preset's muggins")
     new.add_argument("--short", action="store_true", help="short game to 61")
+    new.add_argument("--count-first", action=argparse.BooleanOptionalAction, default=None,
+                     help="show each count before the player claims it (default: only with muggins off; "
+                          "with muggins on, the player claims first and the count is shown after)")
     new.add_argument("--lowball", action="store_true", help="lowball: the first to the target loses")
     new.add_argument("--dealer", help="who deals first (name); default the first player")
     new.add_argument("--cut", nargs="+", metavar="CARD", help="cards cut for deal, one per player: lowest deals")
@@ -98,11 +101,12 @@ def run_new(args: argparse.Namespace) -> int:
     if args.lowball:
         rules["lowball"] = True
     session = GameSession.new(args.players, rules, first_dealer=args.dealer, dealer_cut=args.cut,
-                              short=args.short, store=Store())
+                              short=args.short, count_first=args.count_first, store=Store())
     view = session.view()
     if args.json:
         print(json.dumps({"id": session.game_id, "players": list(view.players), "rules": view.rules,
-                          "first_dealer": view.players[session.game.first_dealer]}))
+                          "first_dealer": view.players[session.game.first_dealer],
+                          "count_first": view.count_first}))
     else:
         print(f"game {session.game_id}: {' v '.join(view.side_names)} ({view.rules['name']}, to "
               f"{view.rules['target']}); {view.players[session.game.first_dealer]} deals first. "

@@ -60,6 +60,13 @@ class Game:
         """The current game's result once it has ended."""
         return self.results[-1] if self.over else None
 
+    @property
+    def count_first(self) -> bool:
+        """Whether the players see the count before they claim (the app is the scorer), or only
+        after (they count first, and muggins means something). Unset: first when muggins is off."""
+        chosen = self.setup.count_first
+        return self.rules.muggins is MugginsMode.OFF if chosen is None else chosen
+
     def wins(self) -> list[int]:
         wins = [0] * len(self.sides)
         for result in self.results:
@@ -131,7 +138,8 @@ class Game:
         self.deal.show_index += 1
         claimed = counted.total if entry.claim is None else entry.claim
         self.shows.append(ShowRecord(self.game_number, self.deal_number, seat, kind, tuple(map(str, cards)),
-                                     str(self.deal.starter), counted.total, claimed, counted.spoken, entry.photo))
+                                     str(self.deal.starter), counted.total, claimed, counted.spoken, entry.photo,
+                                     index))
         if self.deal.next_show is None:
             self.phase = "discard"
         self._claim(index, kind, seat, counted.total, entry.claim, counted.spoken)

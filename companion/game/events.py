@@ -86,10 +86,16 @@ class NewGame(Entry):
     rules: RuleSet
     first_dealer: int
     dealer_cut: tuple[Card, ...] | None = None  # cards cut for deal, one per seat (lowest deals)
+    # the count shown before the player claims it (True), or only after (False); None: an older
+    # journal that did not say, shown first only when muggins is off (Game.count_first)
+    count_first: bool | None = None
 
     def as_json(self) -> dict:
-        return {"type": self.TYPE, "players": list(self.players), "rules": rules_as_json(self.rules),
-                "first_dealer": self.first_dealer, "dealer_cut": _fmt(self.dealer_cut)}
+        out = {"type": self.TYPE, "players": list(self.players), "rules": rules_as_json(self.rules),
+               "first_dealer": self.first_dealer, "dealer_cut": _fmt(self.dealer_cut)}
+        if self.count_first is not None:  # older journals have no such field: they read as before
+            out["count_first"] = self.count_first
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "NewGame":
@@ -97,8 +103,11 @@ class NewGame(Entry):
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise EntryError(f"players: expected a list of names, got {players!r}")
         cut = data.get("dealer_cut")
+        count_first = data.get("count_first")
+        if count_first is not None and not isinstance(count_first, bool):
+            raise EntryError(f"count_first: expected true or false, got {count_first!r}")
         return cls(tuple(players), rules_from_json(data.get("rules")), _int(data, "first_dealer"),
-                   None if cut is None else _cards(cut, "dealer_cut"))
+                   None if cut is None else _cards(cut, "dealer_cut"), count_first)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,7 @@ class ShowRecord:
     claimed: int
     spoken: str
     photo: str | None
+    entry: int | None = None  # the show entry that counted it
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import logging
 from typing import Callable, Sequence
 
 from companion.rules import Card, RuleSet
+from companion.rules.rulesets import MugginsMode
 
 from companion.game.engine import Game, replay
 from companion.game.errors import EntryError, GameError, RedoPendingError
@@ -43,8 +44,11 @@ class GameSession:
     @classmethod
     def new(cls, players: Sequence[str], rules: RuleSet | str | dict | None = None, *,
             first_dealer: int | str | None = None, dealer_cut: Sequence[Card | str] | None = None,
-            short: bool = False, store: Store | None = None) -> "GameSession":
-        """A new game: players in seating order (clockwise); the first dealer chosen or by cut."""
+            short: bool = False, count_first: bool | None = None,
+            store: Store | None = None) -> "GameSession":
+        """A new game: players in seating order (clockwise); the first dealer chosen or by cut.
+        ``count_first``: show each count before the player claims it (default: only when muggins
+        is off; with muggins on the player claims first, then the count is shown)."""
         players = tuple(players)
         cut = cards(dealer_cut, "dealer_cut") if dealer_cut is not None else None
         if cut is not None and len(cut) == len(players):
@@ -53,7 +57,12 @@ class GameSession:
                 raise EntryError(f"first_dealer: the lowest card cut ({cut[dealer]}) deals: {players[dealer]}")
         else:
             dealer = seat_of(players, first_dealer if first_dealer is not None else 0, "first_dealer")
-        first = NewGame(players, make_rules(rules, short), dealer, cut)
+        if count_first is not None and not isinstance(count_first, bool):
+            raise EntryError(f"count_first: expected true or false, got {count_first!r}")
+        ruleset = make_rules(rules, short)
+        if count_first is None:
+            count_first = ruleset.muggins is MugginsMode.OFF
+        first = NewGame(players, ruleset, dealer, cut, count_first)
         game = Game(first)  # checks players, seats, rules
         game_id = None
         if store is not None:

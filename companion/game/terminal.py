@@ -16,9 +16,11 @@ from companion.game.session import GameSession
 HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
   discard 2C 2H / 3C 9H [blind 5D]   each player's discards in seating order ("discard" alone: not typed)
   cut JH [heels N]                   the starter (heels N: what the dealer claims for his heels)
-  5H [claim N] | lay 5H [claim N]    the player to act lays a card (points proposed unless claimed)
-  go [claim N]                       the player to act says go
-  show [CARDS] [claim N] [photo P]   the next count of the show (cards known from the play need not be typed)
+  5H [claim N] | lay 5H [claim N]    the player to act lays a card and claims its points (no claim: the
+                                     points proposed when counts are shown first, else none)
+  go [claim N]                       the player to act says go (claim: the go point it ends the count with)
+  show [CARDS] [claim N] [photo P]   the next count of the show (cards known from the play need not be typed);
+                                     when counts are shown after the claim, claim first: the count follows
   muggins NAME [OFFER] | decline [OFFER]
   penalty KEY OFFENDER [opponent NAME] [cards N] [overclaim N]
   next (next game of a match)  undo  redo  forget (drop undone entries)  state  help  quit"""
@@ -49,11 +51,18 @@ def prompt_line(session: GameSession) -> str:
         what = "the cut next"
     elif view.phase == "play":
         what = f"count {view.count}: {players[view.to_act]} to play"
+        if not view.count_first:  # nothing is pegged unless claimed: say how
+            what += " (claim the points: 5H claim 2)"
     elif view.phase == "show":
         show = view.next_show
         whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
-        proposal = f" ({show['proposal']['total']}: {show['proposal']['spoken']})" if show["proposal"] else " (type the cards)"
-        what = f"show {whose}{proposal}"
+        if not view.count_first:  # the player counts and claims first: the count is shown after
+            cards = f" {' '.join(show['cards'])}: count it and claim (show claim N)" if show["cards"] else \
+                ": type its cards and claim (show CARDS claim N)"
+            what = f"show {whose}{cards}"
+        else:
+            proposal = f" ({show['proposal']['total']}: {show['proposal']['spoken']})" if show["proposal"] else " (type the cards)"
+            what = f"show {whose}{proposal}"
     else:
         result = view.result
         what = f"{view.side_names[result['winner']]} {result_words(result['kind'], result['game_points'])}"
@@ -65,6 +74,23 @@ def prompt_line(session: GameSession) -> str:
                      f"ends {o['expires']})" for o in view.offers)
     redo = f" [{view.can_redo} undone: redo or forget]" if view.can_redo else ""
     return f"{where} {what}{redo}{offers}"
+
+
+def revealed_count(view) -> str:
+    """The count just claimed, shown after the claim: its cards, the total and the breakdown."""
+    count = view.shown[-1]
+    whose = "the crib" if count["kind"] == "crib" else f"{view.players[count['seat']]}'s hand"
+    return f"{whose} {' '.join(count['cards'])}, starter {count['starter']}: {count['total']} ({count['spoken']})"
+
+
+def revealed_play(view, lines) -> str | None:
+    """What the card (or go) just recorded was worth, shown after the claim when the claim was wrong."""
+    if not any(line.kind == "play" and line.claimed != line.entitled for line in lines) or not view.play:
+        return None
+    last = view.play[-1]
+    what = "the go" if last["card"] == "go" else last["card"]
+    worth = f"{', '.join(last['reasons'])} for {last['points']}" if last["points"] else "no points"
+    return f"{what} at count {last['count']}: {worth}"
 
 
 def _options(words: list[str], names: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
@@ -214,10 +240,16 @@ class Terminal:
             return session.cut(rest[0], _int(options.get("heels"), "heels"))
         if verb == "go":
             _, options = _options(args, ("claim",))
-            return session.go(_int(options.get("claim"), "claim"))
+            return self._played(session.go(session.view().said(_int(options.get("claim"), "claim"))))
         if verb == "show":
             rest, options = _options(args, ("claim", "photo"))
-            return session.show(rest or None, _int(options.get("claim"), "claim"), options.get("photo"))
+            claim = _int(options.get("claim"), "claim")
+            if claim is None and not session.view().count_first:
+                raise GameError("show: claim first, e.g. show claim 8 (the count is shown after the claim)")
+            lines = session.show(rest or None, claim, options.get("photo"))
+            if not session.view().count_first:
+                self.say(f"  {revealed_count(session.view())}")
+            return lines
         if verb == "muggins":
             if not args:
                 raise GameError("muggins: say who takes the points, e.g. muggins Ann")
@@ -238,8 +270,17 @@ class Terminal:
         if rest:
             raise GameError(f"unknown move {line!r} (help lists the moves)")
         try:
-            return session.lay(verb, _int(options.get("claim"), "claim"))
+            return self._played(session.lay(verb, session.view().said(_int(options.get("claim"), "claim"))))
         except GameError as exc:
             if "not a card" in str(exc):
                 raise GameError(f"unknown move {line!r} (help lists the moves)") from None
             raise
+
+    def _played(self, lines):
+        """After a card or a go claimed with the count hidden: its points, when the claim missed them."""
+        view = self.session.view()
+        if not view.count_first:
+            shown = revealed_play(view, lines)
+            if shown:
+                self.say(f"  {shown}")
+        return lines

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from companion.rules import Card
+
 from companion.game.engine import Game
 
 
@@ -33,6 +35,9 @@ class GameView:
     dealer: int | None                      # seat
     to_act: int | None                      # seat whose turn it is (play) or whose count is next (show)
     next_show: dict | None                  # {"seat", "kind", "cards" (known or None), "proposal"}
+    count_first: bool                       # the proposal is shown before the claim (else only after it)
+    shown: tuple[dict, ...]                 # this deal's counts so far: seat, kind, cards, starter, total,
+                                            # claimed, spoken, items, entry (revealed after each claim)
     count: int | None                       # the running count in the play
     play: tuple[dict, ...]                  # this deal's play: seat, card ("go"), count, points, reasons
     starter: str | None
@@ -53,6 +58,14 @@ class GameView:
     def as_json(self) -> dict:
         return asdict(self)
 
+    def said(self, claim: int | None) -> int | None:
+        """The claim to record when a player typed ``claim`` (None: nothing). With the count shown
+        first, saying nothing accepts it (None); with the count shown only after the claim, a
+        player who says nothing pegs nothing (0), and what he missed may be taken as muggins."""
+        if claim is not None or self.count_first:
+            return claim
+        return 0
+
 
 def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
     deal = game.deal
@@ -71,6 +84,10 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         to_act = seat
         next_show = {"seat": seat, "kind": kind, "cards": None if cards is None else [str(c) for c in cards],
                      "proposal": proposal}
+    shown = ()
+    if deal is not None:
+        shown = tuple(_shown(deal, record) for record in game.shows
+                      if (record.game, record.deal) == (game.game_number, game.deal_number))
     play = ()
     if deal is not None:
         play = tuple({"seat": deal.seat(e.player), "card": str(e.card) if e.card else "go", "count": e.count,
@@ -81,6 +98,7 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         side_names=tuple(" & ".join(game.players[s] for s in side) for side in game.sides),
         rules=game.setup.as_json()["rules"], game_number=game.game_number, deal_number=game.deal_number,
         phase=game.phase, dealer=game.dealer, to_act=to_act, next_show=next_show,
+        count_first=game.count_first, shown=shown,
         count=deal.pegging.count if live and game.phase == "play" else None, play=play,
         starter=str(deal.starter) if deal is not None and deal.starter else None,
         scores=tuple(game.scores), pegs=tuple(game.pegs),
@@ -92,6 +110,15 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         results=tuple(r.as_json() for r in game.results), wins=tuple(game.wins()),
         match_points=tuple(game.match_points()), match_over=game.phase == "match over",
         can_undo=can_undo, can_redo=can_redo, board=board_view(game))
+
+
+def _shown(deal, record) -> dict:
+    """One count of the show as the players hear it once claimed: the cards, what was claimed,
+    the total and its breakdown (counted again: the record keeps only the total)."""
+    counted = deal.count(tuple(Card.parse(c) for c in record.cards), record.kind == "crib")
+    return {"entry": record.entry, "seat": record.seat, "kind": record.kind, "cards": list(record.cards),
+            "starter": record.starter, "total": record.entitled, "claimed": record.claimed,
+            "spoken": record.spoken, "items": counted.as_json(with_cards=False)["items"]}
 
 
 def board_view(game: Game) -> BoardView:

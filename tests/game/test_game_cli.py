@@ -48,7 +48,9 @@ def test_a_bad_script_is_one_line_exit_2(capsys, tmp_path):
 
 
 def test_new_resume_undo_show_export_import(capsys, monkeypatch, tmp_path):
-    status, out, _ = crib(capsys, "game", "new", "Ann", "Ben", "--short", "--muggins", "optional", "--json")
+    # counts shown first (the app as scorer): "show" alone accepts the count
+    status, out, _ = crib(capsys, "game", "new", "Ann", "Ben", "--short", "--muggins", "optional", "--count-first",
+                          "--json")
     game_id = json.loads(out)["id"]
     moves = "\n".join([
         "discard 2C 2H / 3C 9H", "cut AS", "6H", "6D", "KS", "8D", "go", "go", "7C", "4S", "7H",
