@@ -45,19 +45,25 @@ def demo_states(tracks: int, rng: random.Random, target: int = GAME_HOLE) -> Ite
 
 
 def play_demo(driver, seconds: float, rng: random.Random, *,
-              sleep: Callable[[float], None] = time.sleep) -> DemoResult:
-    """Plays one game on a connected driver in about ``seconds`` and waits for the win to show."""
+              sleep: Callable[[float], None] = time.sleep,
+              on_state: Callable[[int, BoardState], None] | None = None) -> DemoResult:
+    """Plays one game on a connected driver in about ``seconds`` and waits for the win to show.
+    ``on_state(turn, state)`` is told each state as it is sent (a progress display)."""
     if not seconds > 0:
         raise DemoError(f"--seconds {seconds:g}: the demo needs a positive length")
     if driver.info is None:
         raise DemoError("the demo needs a connected board")
     step = max(MIN_STEP_S, seconds / TYPICAL_TURNS)
     states = list(demo_states(driver.info.tracks, rng))
-    for state in states[:-1]:
+    for turn, state in enumerate(states[:-1], 1):
         driver.show(state)
+        if on_state is not None:
+            on_state(turn, state)
         sleep(step)
     final = states[-1]
     driver.show(final)
+    if on_state is not None:
+        on_state(len(states) - 1, final)
     driver.wait_shown(final, WIN_SHOW_S)
     sleep(min(WIN_SHOW_S, seconds / 3))
     return DemoResult(final.animation.track, len(states) - 1, final)  # type: ignore[union-attr]

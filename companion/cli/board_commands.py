@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 
 from hardware import (
     Animation,
@@ -28,6 +29,9 @@ from hardware.state import GAME_HOLE, SHORT_GAME
 from companion.cli.board_simulate import run_simulate
 
 DEFAULT_SKUNK_LINE = 90       # RULES.md: every preset's skunk line
+DEMO_PORT = "sim://3-track"   # the demo needs no hardware: the simulated board by default
+PROGRESS_WIDTH = 30           # characters of one track's bar in the demo's progress
+PROGRESS_EVERY = 10           # turns between progress lines when the output is not a terminal
 
 
 class BoardArgumentError(ValueError):
@@ -74,8 +78,11 @@ def register(subparsers) -> None:
     _port_argument(p)
     p.set_defaults(handler=_status)
 
-    p = sub.add_parser("demo", help="play a short random game on the board, ending with a win")
-    _port_argument(p)
+    p = sub.add_parser("demo", help="play a short random game on the board, ending with a win",
+                       description="A random game on the board, shown here as it goes. Without --port it "
+                                   "runs on a simulated 3-track board.")
+    p.add_argument("--port", default=DEMO_PORT,
+                   help=f"device or URL: /dev/ttyUSB0, socket://host:port, sim://2-track (default {DEMO_PORT})")
     p.add_argument("--seconds", type=float, default=8.0, help="length of the demo (default 8)")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(handler=_demo)
@@ -136,13 +143,19 @@ def _state(args) -> BoardState:
     )
 
 
+PORT_HEADINGS = ("port", "what it is", "description")
+
+
 def _ports(args) -> int:
     ports = find_ports()
     if not ports:
         print("no serial ports (crib board simulate gives a simulated one)")
-    for port in ports:
-        mark = f"likely board ({port.chip})" if port.likely else "other"
-        print(f"{port.device}\t{mark}\t{port.description}")
+        return 0
+    rows = [(port.device, f"likely board ({port.chip})" if port.likely else "other", port.description)
+            for port in ports]
+    widths = [max(len(row[i]) for row in [PORT_HEADINGS, *rows]) for i in range(2)]
+    for device, kind, description in [PORT_HEADINGS, *rows]:
+        print(f"{device:<{widths[0]}}  {kind:<{widths[1]}}  {description}".rstrip())
     return 0
 
 
@@ -227,13 +240,35 @@ def _demo(args) -> int:
     with BoardDriver(args.port) as driver:
         if not driver.wait_connected(timeouts.RESET_WAIT_S + 1.0, fail_fast=True):
             raise LinkTimeoutError(f"no board answered on {args.port}: {driver.last_error}")
-        result = play_demo(driver, args.seconds, rng)
+        print(f"connected on {args.port}: {driver.info.format()}", flush=True)
+        live = sys.stdout.isatty()
+        result = play_demo(driver, args.seconds, rng, on_state=lambda turn, state: _progress(turn, state, live))
+        if live:
+            print()
         stats = driver.stats
         print(f"track {result.winner + 1} wins after {result.turns} turns; "
               f"pegs {result.final.format_pegs(result.final.pegs)}")
         print(f"driver: {stats['sends']} states sent, {stats['acks']} acknowledged, "
               f"{stats['connects']} connection(s), {stats['retries']} retries")
     return 0
+
+
+def _progress(turn: int, state: BoardState, live: bool) -> None:
+    """The demo as it goes: a bar per track (rewritten in place at a terminal, else a line every
+    PROGRESS_EVERY turns and at the win)."""
+    if not live and turn % PROGRESS_EVERY and state.animation is None:
+        return
+    bars = []
+    for track, (front, _) in enumerate(state.pegs):
+        filled = min(PROGRESS_WIDTH, front * PROGRESS_WIDTH // GAME_HOLE)
+        bars.append(f"{track + 1} [{'#' * filled}{'.' * (PROGRESS_WIDTH - filled)}] {front:>3}")
+    line = f"turn {turn:>3}  " + "  ".join(bars)
+    if state.animation is not None:
+        line += f"  track {state.animation.track + 1} wins"
+    if live:
+        print("\r" + line, end="", flush=True)
+    else:
+        print(line, flush=True)
 
 
 def _render(args) -> int:

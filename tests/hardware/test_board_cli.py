@@ -1,12 +1,14 @@
 """``crib board``: real runs against the simulated board, and one-line errors for bad input."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 
 from companion.cli import main
@@ -193,3 +195,47 @@ def test_simulate_presses_buttons_typed_on_its_input(firmware_builds, tmp_path, 
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# ---------------------------------------------------------------- issue 17: the board commands as a newcomer meets them
+
+def test_demo_runs_on_the_simulator_by_default_and_shows_the_game_as_it_goes(firmware_builds, capsys):
+    assert main(["board", "demo", "--seconds", "1.5", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("connected on sim://3-track: protocol ") and "geometry 3-track" in lines[0]
+    progress = [line for line in lines if line.startswith("turn ")]
+    assert len(progress) >= 3
+    fronts = [[int(points) for points in re.findall(r"\] +(\d+)", line)] for line in progress]
+    assert all(len(front) == 3 for front in fronts)
+    assert all(a <= b for first, later in zip(fronts, fronts[1:]) for a, b in zip(first, later))
+    assert progress[-1].endswith("wins") and any(front >= 121 for front in fronts[-1])
+    assert " wins after " in lines[-2]
+
+
+def test_ports_are_listed_under_column_headings(capsys, monkeypatch):
+    from companion.cli import board_commands
+    from hardware.ports import PortCandidate
+
+    found = [PortCandidate("/dev/ttyUSB0", "USB2.0-Serial", "CH340"), PortCandidate("/dev/ttyS0", "ttyS0", None)]
+    monkeypatch.setattr(board_commands, "find_ports", lambda: found)
+    assert main(["board", "ports"]) == 0
+    head, first, second = capsys.readouterr().out.splitlines()
+    assert head.split() == ["port", "what", "it", "is", "description"]
+    assert first.split("  ")[0] == "/dev/ttyUSB0" and "likely board (CH340)" in first
+    assert head.index("what it is") == first.index("likely board") == second.index("other")
+    assert head.index("description") == first.index("USB2.0-Serial")
+
+
+def test_rendered_pictures_name_each_track_in_its_colour(firmware_builds, tmp_path, capsys):
+    from hardware.geometry import Geometry
+    from hardware.render import label_box
+
+    png = tmp_path / "board.png"
+    assert main(["board", "render", "--port", "sim://3-track", "--pegs", "12/8,30/25,5/0", "--png", str(png)]) == 0
+    image = Image.open(png).convert("RGB")
+    geometry = Geometry.load("3-track")
+    for track in range(3):
+        label = np.asarray(image.crop(label_box(geometry, track)), dtype=int)
+        colour = np.array([min(255, c + 60) for c in geometry.track_rgb[track]])
+        near = (np.abs(label - colour).sum(axis=2) < 60).sum()
+        assert near > 40, f"no 'track {track + 1}' written in its colour"
