@@ -79,13 +79,14 @@ class Companion:
         self._game(lambda: list(reversed(self.store().games())), done, failed)
 
     def new_game(self, players, rules: dict, first_dealer=None, dealer_cut=None, board: str = "none",
-                 done: Done = None, failed: Failed = None) -> None:
+                 short: bool = False, done: Done = None, failed: Failed = None) -> None:
+        """``short``: the short game, to 61."""
         from companion.game.session import GameSession
 
         def job():
             self._close_session()
             session = GameSession.new(players, rules, first_dealer=first_dealer, dealer_cut=dealer_cut,
-                                      store=self.store())
+                                      short=short, store=self.store())
             return self._adopt(session, board)
         self._game(job, self._opened(done), failed)
 

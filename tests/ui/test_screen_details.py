@@ -282,3 +282,38 @@ def test_pegging_shows_the_scores_and_muggins_is_taken_or_let_go_with_a_word(sta
     h.wait()
     assert pegging.ids.last.text == "muggins declined: 4 missed by Ann are lost"
     assert not h.companion.view.offers and h.companion.view.scores == (0, 2)
+
+
+# --- new game --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(1280, 800), (800, 1280)])
+def test_the_names_label_stands_beside_the_first_name(start_app, size):
+    h = start_app()
+    h.resize(size)
+    h.app.go("new_game")
+    h.wait()
+    h.pump(frames=3)
+    new = h.screen("new_game")
+    label, first = new.ids.names_label, new.ids.name0
+    for players in (2, 4):
+        h.tap(new.ids.p2 if players == 2 else new.ids.p4)
+        h.pump(frames=3)
+        assert first.y <= label.center_y <= first.top and label.right <= first.x
+
+
+def test_a_short_game_to_61_can_be_chosen(start_app):
+    h = start_app()
+    h.app.go("new_game")
+    h.wait()
+    new = h.screen("new_game")
+    new.ids.board.text = "none"
+    assert new.ids.long_game.state == "down" and not new.short
+    h.tap(new.ids.short_game)
+    assert new.short and new.ids.short_game.state == "down" and new.ids.long_game.state == "normal"
+    h.tap(new.ids.start)
+    h.wait(lambda: h.current == "table", what="the table")
+    assert h.companion.view.rules["target"] == 61
+    h.app.go("new_game")
+    h.tap(new.ids.long_game)
+    h.tap(new.ids.start)
+    h.wait(lambda: h.current == "table" and h.companion.game_id == 2, what="a second game")
+    assert h.companion.view.rules["target"] == 121

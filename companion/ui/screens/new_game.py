@@ -3,7 +3,7 @@ the first dealer chosen or cut for, and the board (auto-detect, simulated, or no
 
 from __future__ import annotations
 
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.ui.screens import CribScreen, load_kv
 
@@ -15,6 +15,7 @@ DEFAULT_NAMES = ("Ann", "Ben", "Cal", "Dee")
 class NewGameScreen(CribScreen):
     title = "New game"
     players = NumericProperty(2)
+    short = BooleanProperty(False)  # the short game, to 61
     dealer_choices = ListProperty([])
     ports_line = StringProperty("")
 
@@ -75,7 +76,7 @@ class NewGameScreen(CribScreen):
         self.companion.save_settings(players=tuple(names), preset=rules["preset"], muggins=rules["muggins"],
                                      board=board if not self.companion.demo else self.companion.settings.board)
         self.app.notify("Starting the game...")
-        self.companion.new_game(names, rules, first_dealer=first, dealer_cut=cut, board=board,
+        self.companion.new_game(names, rules, first_dealer=first, dealer_cut=cut, board=board, short=self.short,
                                 done=lambda _view: (self.app.dismiss_message(), self.app.go("table")),
                                 failed=self.app.show_error)
 
