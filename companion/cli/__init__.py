@@ -30,7 +30,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="crib", description="Cribbage companion: score, peg, recognise, board.")
+    parser = _Parser(prog="crib", description="Cribbage companion: score, peg, recognise, board.",
+                     epilog="crib COMMAND --help says more about each command; crib --version prints the version.")
+    parser.add_argument("--version", action="store_true", help="print the version and the commands")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for module in COMMAND_MODULES:
@@ -38,8 +40,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("crib-companion")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def overview(parser: argparse.ArgumentParser) -> str:
+    """What ``crib`` alone and ``crib --version`` print: the version and every command."""
+    return f"crib (Crib Companion) {version()}\n\n{parser.format_help()}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv == ["--version"]:
+        print(overview(parser), end="")
+        return 0
     args = parser.parse_args(argv)
     try:
         status = args.handler(args)

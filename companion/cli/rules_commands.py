@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("--rules", default="acc", help="rule set for --claim: acc (default), home, pub")
     score.add_argument("--json", action="store_true", help="print JSON")
     score.add_argument("--batch", action="store_true", help="score JSON lines from stdin")
-    score.add_argument("--explain", action="store_true", help="with --batch: include the items")
+    score.add_argument("--explain", action="store_true",
+                       help="list every scoring combination (with --batch: include the items)")
     score.set_defaults(handler=run_score)
 
     stats = subparsers.add_parser(
@@ -78,13 +79,18 @@ def run_score(args: argparse.Namespace) -> int:
         if args.cards or args.starter or args.claim is not None or args.crib:
             raise CliError("--batch reads hands from stdin: give no cards, --starter, --crib or --claim")
         return score_batch(sys.stdin, sys.stdout, explain=args.explain)
-    if args.explain:
-        raise CliError("--explain goes with --batch")
     from companion.rules.cards import Card, parse_cards
     from companion.rules.muggins import evaluate
     from companion.rules.rulesets import ruleset
     from companion.rules.show import score
 
+    if any("," in token for token in args.cards):
+        cards = " ".join(part for token in args.cards for part in token.split(",") if part)
+        raise CliError(f"separate the cards with spaces, not commas: crib score {cards}")
+    if len(args.cards) == 5 and not args.starter:
+        *hand, starter = args.cards
+        raise CliError(f"5 cards: a hand is 4 cards, the starter goes with --starter, "
+                       f"e.g. crib score {' '.join(hand)} --starter {starter}")
     if len(args.cards) != 4:
         raise CliError(f"give 4 cards for a hand or crib, got {len(args.cards)}")
     if not args.starter:
@@ -99,6 +105,9 @@ def run_score(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
         return 0
     print(show.spoken)
+    if args.explain:
+        for item in show.items:
+            print(f"  {item.kind:8s} {' '.join(str(c) for c in item.cards):18s} {item.points:2d}")
     print(f"total {show.total}")
     if claim is not None:
         print(claim.describe())
@@ -152,10 +161,15 @@ def run_stats(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- peg
 
+PEG_EXAMPLE = '{"players": 2, "plays": ["TH", "5H", "5S", "go", "6D"]}'
+
 def run_peg(args: argparse.Namespace) -> int:
     from companion.rules.cards import parse_cards
     from companion.rules.play import partnerships, peg
 
+    if sys.stdin.isatty():  # nothing piped in: say what to type rather than wait in silence
+        print(f"crib peg: type the play as JSON, then Ctrl-D; for example\n  {PEG_EXAMPLE}\n"
+              f"or pipe it in: echo '{PEG_EXAMPLE}' | crib peg", file=sys.stderr, flush=True)
     text = sys.stdin.read()
     request = _json_object(text, {"players", "plays", "hands"}, "stdin is not JSON",
                            'stdin must be a JSON object {"players": N, "plays": [...]}')

@@ -88,6 +88,10 @@ class Card:
         rank = _RANK_ALIASES.get(rank_part)
         suit = _SUIT_ALIASES.get(suit_part)
         if rank is None or suit is None:
+            swapped = _RANK_ALIASES.get(low[1:].strip()), _SUIT_ALIASES.get(low[0])
+            if None not in swapped:  # suit first, as in "H5"
+                raise CardParseError(f"not a card: {text!r} (did you mean {RANK_CHARS[swapped[0] - 1]}{swapped[1]}? "
+                                     "rank first, then suit)")
             what = "rank" if rank is None else "suit"
             raise CardParseError(
                 f"not a card: {text!r} (bad {what}; expected rank A 2-10 T J Q K and suit C D H S)")

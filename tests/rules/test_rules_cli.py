@@ -195,3 +195,61 @@ def test_console_command_end_to_end():
                            text=True, input='{"hand":["5H","5C","5S","JD"],"starter":"5D"}\n{"hand":[]}\n')
     assert batch.returncode == 1
     assert [json.loads(line) for line in batch.stdout.splitlines()][0] == {"total": 29}
+
+
+# ---------------------------------------------------------------- issue 17: hints where a newcomer goes wrong
+
+def test_crib_alone_and_version_print_the_version_and_every_command(capsys):
+    from importlib.metadata import version
+
+    for argv in ([], ["--version"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(f"crib (Crib Companion) {version('crib-companion')}\n")
+        for command in ("score", "peg", "discard", "recognize", "show", "board", "game", "app"):
+            assert f"\n    {command}" in out
+
+
+def test_cards_separated_by_commas_are_told_to_use_spaces(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, ["score", "5H,5C,6D,JD", "--starter", "4D"])
+    assert status == 2 and out == ""
+    assert err == "crib score: error: separate the cards with spaces, not commas: crib score 5H 5C 6D JD\n"
+
+
+def test_five_cards_without_a_starter_suggest_the_last_as_starter(capsys, monkeypatch):
+    status, _, err = run(capsys, monkeypatch, ["score", "5H", "5C", "6D", "JD", "4D"])
+    assert status == 2
+    assert err.rstrip().endswith("e.g. crib score 5H 5C 6D JD --starter 4D")
+
+
+def test_a_card_with_the_suit_first_suggests_the_card(capsys, monkeypatch):
+    status, _, err = run(capsys, monkeypatch, ["score", "H5", "5C", "6D", "JD", "--starter", "4D"])
+    assert status == 2 and "not a card: 'H5' (did you mean 5H? rank first, then suit)" in err
+    status, _, err = run(capsys, monkeypatch, ["score", "5H", "5C", "6D", "JD", "--starter", "d4"])
+    assert status == 2 and "did you mean 4D?" in err
+
+
+def test_explain_lists_the_combinations_without_batch(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, ["score", "5H", "5C", "6D", "JD", "--starter", "4D", "--explain"])
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    items = [line.split() for line in lines[1:-1]]
+    assert lines[-1] == "total 17"
+    assert sum(int(item[-1]) for item in items) == 17
+    assert ["nobs", "JD", "1"] in items and ["pair", "5H", "5C", "2"] in items
+    assert sum(1 for item in items if item[0] == "fifteen") == 4
+
+
+def test_peg_at_a_terminal_shows_an_example_first(capsys, monkeypatch):
+    class Typed(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Typed('{"players": 2, "plays": ["TH", "5H"]}'))
+    assert main(["peg"]) == 0
+    out, err = capsys.readouterr()
+    example = err.splitlines()[1].strip()
+    assert err.startswith("crib peg: type the play as JSON, then Ctrl-D") and json.loads(example)["players"] == 2
+    assert "player 1  5H   15  2 (fifteen)" in out
+    status, out, err = run(capsys, monkeypatch, ["peg"], example)  # the example itself plays
+    assert status == 0 and err == "" and "totals:" in out
