@@ -19,10 +19,16 @@ def crop_square(image_bgr: np.ndarray, box_xyxy, size: int = CROP_SIZE, margin: 
     cx, cy = (x1 + x2) / 2.0, (y1 + y2) / 2.0
     side = max(x2 - x1, y2 - y1, 2.0) * margin
     scale = size / side
-    # Affine map: crop square -> size x size, sub-pixel exact.
-    m = np.array([[scale, 0.0, size / 2.0 - cx * scale], [0.0, scale, size / 2.0 - cy * scale]], dtype=np.float32)
-    interp = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
-    crop = cv2.warpAffine(image_bgr, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    # warpAffine has no area averaging (INTER_AREA falls back to bilinear there), so a crop shrunk
+    # more than 1.5x is cut k times larger and averaged down k x k: the same crop whatever the
+    # photo's pixel count, instead of one that aliases more the larger the photo.
+    k = max(1, int(np.ceil(1.0 / scale - 0.5)))
+    out = size * k
+    m = np.array([[scale * k, 0.0, out / 2.0 - cx * scale * k], [0.0, scale * k, out / 2.0 - cy * scale * k]],
+                 dtype=np.float32)
+    crop = cv2.warpAffine(image_bgr, m, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if k > 1:
+        crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
     return cv2.cvtColor(crop, cv2.COLOR_BGR2RGB)
 
 

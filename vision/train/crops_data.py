@@ -39,8 +39,8 @@ def jitter_box(rng: np.random.Generator, box, error: BoxError = V2_JITTER):
 
 
 def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2",
-                jitter: BoxError = V2_JITTER) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (N, 64, 64, 3 RGB uint8) and labels (N,) from one rendered scene."""
+                jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, crop_size, crop_size, 3 RGB uint8) and labels (N,) from one rendered scene."""
     image, annotation = render_scene(seed, size=size, mix=mix)
     rng = np.random.default_rng([seed, 11])
     crops, labels = [], []
@@ -50,23 +50,23 @@ def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2"
                 continue
             for k in range(per_index):
                 box = index["box"] if k == 0 else jitter_box(rng, index["box"], jitter)
-                crops.append(crop_square(image, box, CROP_SIZE, CROP_MARGIN))
+                crops.append(crop_square(image, box, crop_size, CROP_MARGIN))
                 labels.append(CARD_INDEX[card["card"]])
     if not crops:
-        return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), np.zeros((0,), np.int64)
+        return np.zeros((0, crop_size, crop_size, 3), np.uint8), np.zeros((0,), np.int64)
     return np.stack(crops), np.array(labels, np.int64)
 
 
 def _job(args):
-    seed, i, per_index, mix, jitter = args
-    return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter)
+    seed, i, per_index, mix, jitter, crop_size = args
+    return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter, crop_size=crop_size)
 
 
 def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None, mix: str = "v2",
-                jitter: BoxError = V2_JITTER) -> Path:
+                jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE) -> Path:
     """Render ``scenes`` scenes and save their crops to ``out`` (.npz with crops, labels)."""
-    jobs = [(seed, i, per_index, mix, jitter) for i in range(scenes)]
+    jobs = [(seed, i, per_index, mix, jitter, crop_size) for i in range(scenes)]
     workers = workers or os.cpu_count() or 1
     all_crops, all_labels = [], []
     ctx = multiprocessing.get_context("fork")
