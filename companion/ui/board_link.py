@@ -36,6 +36,18 @@ def board_url(choice: str, sides: int) -> str | None:
     return choice
 
 
+def waiting_line(choice: str) -> str:
+    """The status line before a game opens the board ``choice`` names (a board follows a game)."""
+    choice = (choice or "none").strip()
+    if choice == "none":
+        return "no board"
+    if choice == "sim":
+        return "simulated board: starts with a game"
+    if choice == "auto":
+        return "board: looked for when a game starts"
+    return f"board {choice}: opens when a game starts"
+
+
 def open_sync(session, choice: str, brightness: int):
     """(BoardSync or None, a status line) for ``session``'s game on the board ``choice`` names."""
     from companion.game.board import BoardSync

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.ui import settings as settings_store
-from companion.ui.board_link import open_sync
+from companion.ui.board_link import open_sync, waiting_line
 from companion.ui.background import Background, Deliver, clock_deliver
 from companion.ui.camera import FrameSource
 
@@ -34,7 +34,7 @@ class Companion:
         self.background = Background(deliver)
         self.view = None                  # the newest GameView, on the UI thread
         self.game_id: int | None = None
-        self.board_status = "no board"
+        self.board_status = waiting_line("sim" if demo else self.settings.board)
         self._session = None              # lives on the game lane
         self._store = None
         self.sync = None                  # BoardSync (game lane)
@@ -79,14 +79,16 @@ class Companion:
         self._game(lambda: list(reversed(self.store().games())), done, failed)
 
     def new_game(self, players, rules: dict, first_dealer=None, dealer_cut=None, board: str = "none",
-                 short: bool = False, done: Done = None, failed: Failed = None) -> None:
-        """``short``: the short game, to 61."""
+                 short: bool = False, count_first: bool | None = None, done: Done = None,
+                 failed: Failed = None) -> None:
+        """``short``: the short game, to 61. ``count_first``: each count shown before the claim
+        (None: only when muggins is off)."""
         from companion.game.session import GameSession
 
         def job():
             self._close_session()
             session = GameSession.new(players, rules, first_dealer=first_dealer, dealer_cut=dealer_cut,
-                                      short=short, store=self.store())
+                                      short=short, count_first=count_first, store=self.store())
             return self._adopt(session, board)
         self._game(job, self._opened(done), failed)
 

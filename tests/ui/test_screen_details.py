@@ -317,3 +317,26 @@ def test_a_short_game_to_61_can_be_chosen(start_app):
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table" and h.companion.game_id == 2, what="a second game")
     assert h.companion.view.rules["target"] == 121
+
+
+# --- the demo's board ---------------------------------------------------------------------------------------------
+def test_the_demo_says_simulated_board_on_home_and_in_settings(start_app):
+    h = start_app(demo=True)
+    h.pump(0.6)  # the status bar is polled twice a second
+    assert h.current == "home" and h.app.board_line == "simulated board: starts with a game"
+    h.app.go("settings")
+    h.wait()
+    settings = h.screen("settings")
+    assert settings.ids.board.text == "sim" and settings.demo
+    h.tap(settings.ids.save)
+    h.wait()
+    assert h.companion.settings.board == "auto"  # the demo's board is not saved as the player's choice
+
+
+def test_outside_the_demo_the_line_names_the_saved_choice(start_app, tmp_path):
+    h = start_app()
+    h.pump(0.6)
+    assert h.companion.settings.board == "auto" and h.app.board_line == "board: looked for when a game starts"
+    h.app.go("settings")
+    h.wait()
+    assert h.screen("settings").ids.board.text == "auto" and not h.screen("settings").demo

@@ -3,7 +3,7 @@ rule defaults for new games, how sure recognition must be before it asks, and so
 
 from __future__ import annotations
 
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.speech import speaker
@@ -14,11 +14,14 @@ load_kv(__file__)
 class SettingsScreen(CribScreen):
     title = "Settings"
     ports_line = StringProperty("")
+    demo = BooleanProperty(False)
 
     def show(self) -> None:
         s = self.companion.settings
-        self.ids.board.text = s.board if s.board in ("auto", "sim", "none") else "port"
-        self.ids.port.text = s.board if s.board not in ("auto", "sim", "none") else ""
+        self.demo = self.companion.demo
+        board = self.in_use(s.board)
+        self.ids.board.text = board if board in ("auto", "sim", "none") else "port"
+        self.ids.port.text = board if board not in ("auto", "sim", "none") else ""
         self.ids.brightness.value = s.brightness
         self.ids.preset.text = s.preset
         self.ids.muggins.text = s.muggins
@@ -35,6 +38,10 @@ class SettingsScreen(CribScreen):
 
         self.companion.background["files"].submit(_list_ports, listed, lambda exc: listed([]))
 
+    def in_use(self, saved: str) -> str:
+        """The board the games open: the demo's is always the simulated one."""
+        return "sim" if self.companion.demo else saved
+
     def board_choice(self) -> str:
         choice = self.ids.board.text
         return self.ids.port.text.strip() if choice == "port" else choice
@@ -45,11 +52,13 @@ class SettingsScreen(CribScreen):
             self.app.show_error("Type the board's port (e.g. /dev/ttyUSB0), or choose auto, sim or none.")
             return
         old = self.companion.settings
-        self.companion.save_settings(board=board, brightness=int(self.ids.brightness.value),
+        kept = old.board if self.companion.demo and board == "sim" else board  # the demo's sim is not saved
+        self.companion.save_settings(board=kept, brightness=int(self.ids.brightness.value),
                                      preset=self.ids.preset.text, muggins=self.ids.muggins.text,
                                      confirm_below=round(float(self.ids.confidence.value), 2),
                                      sound=bool(self.ids.sound.active))
-        if self.companion.view is not None and (old.board != board or old.brightness != self.companion.settings.brightness):
+        if self.companion.view is not None and (self.in_use(old.board) != board
+                                                or old.brightness != self.companion.settings.brightness):
             self.companion.connect_board(board, lambda status: self.app.notify(f"Settings saved. {status}."))
         else:
             self.app.notify("Settings saved.")
