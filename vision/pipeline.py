@@ -23,6 +23,7 @@ from vision.model_config import load_models_config, models_dir
 from vision.read import read_indices
 from vision.results import Recognition
 from vision.runtime import OnnxModel
+from vision.second_look import second_look
 
 DEFAULT_ZOOM = True
 
@@ -42,7 +43,8 @@ class Recognizer:
 
     def __init__(self, models: str | os.PathLike | None = None, backend: str | None = None, *,
                  confirm_below: float = CONFIRM_BELOW, lone_index_score: float = LONE_INDEX_SCORE,
-                 unread_card_score: float = UNREAD_CARD_SCORE, zoom: bool | None = None):
+                 unread_card_score: float = UNREAD_CARD_SCORE, zoom: bool | None = None,
+                 look_again: bool | None = None):
         self.thresholds = Thresholds(confirm_below, lone_index_score, unread_card_score)
         folder = models_dir(models)
         config = load_models_config(folder)
@@ -50,6 +52,7 @@ class Recognizer:
         # A closer pass for indices helps a detector that misses small ones; models.json may
         # switch it off ("detector": {"zoom": false}) for a detector that does not need it.
         self.zoom = bool(config["detector"].get("zoom", DEFAULT_ZOOM)) if zoom is None else zoom
+        self.look_again = bool(config["classifier"].get("second_look", True)) if look_again is None else look_again
         self.detector_size = int(config["detector"]["imgsz"])
         self.crop_size = int(config["classifier"]["imgsz"])
         self.crop_margin = float(config["classifier"]["margin"])
@@ -101,11 +104,19 @@ class Recognizer:
         t0 = time.perf_counter()
         indices = self.classify(pixels, detections.of_class(INDEX_CLASS))
         t1 = time.perf_counter()
-        result = self.interpret(indices, detections.of_class(CARD_CLASS), photo, name)
+        card_boxes = detections.of_class(CARD_CLASS)
+        looked = 0
+        if self.look_again:
+            indices, looked = second_look(self.classifier.run, pixels, card_boxes, indices, self.crop_size,
+                                          self.crop_margin)
         t2 = time.perf_counter()
-        # "infer": letterbox, crops and model runs; "post": NMS and everything after the models.
-        ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "post": post_ms + (t2 - t1) * 1000}
-        return replace(result, ms=ms)
+        result = self.interpret(indices, card_boxes, photo, name)
+        t3 = time.perf_counter()
+        # "infer": letterbox, crops and model runs; "second_look": the cards read again (part of
+        # neither); "post": NMS and everything after the models.
+        ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "second_look": (t2 - t1) * 1000,
+              "post": post_ms + (t3 - t2) * 1000}
+        return replace(result, ms=ms, looked_again=looked)
 
 
 def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,

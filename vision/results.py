@@ -56,7 +56,8 @@ class CardGroup:
 class Recognition:
     """A recognised photo: ``cards`` in group order, ``groups`` (hands in reading order, then
     the crib, the starter, unknown groups), ``warnings`` for the player, ``ms`` per stage
-    (decode, infer, post) and ``unread_boxes``: cards whose index could not be read."""
+    (decode, infer, second_look, post), ``unread_boxes``: cards whose index could not be read, and
+    ``looked_again``: how many card boxes the second look read again."""
 
     image: str
     width: int
@@ -66,6 +67,7 @@ class Recognition:
     warnings: tuple[str, ...]
     ms: dict = field(default_factory=dict)
     unread_boxes: tuple[Box, ...] = ()
+    looked_again: int = 0
 
     def as_json(self) -> dict:
         return {"image": self.image, "width": self.width, "height": self.height,

@@ -83,7 +83,9 @@ def run_recognize(args) -> int:
 def format_recognition(result) -> str:
     ms = result.ms
     lines = [f"{result.image} ({result.width}x{result.height}): {len(result.cards)} cards in {len(result.groups)} groups"
-             f"  [decode {ms['decode']:.0f} ms, infer {ms['infer']:.0f} ms, post {ms['post']:.0f} ms]"]
+             f"  [decode {ms['decode']:.0f} ms, infer {ms['infer']:.0f} ms"
+             + (f", second look at {result.looked_again} {ms.get('second_look', 0):.0f} ms" if result.looked_again else "")
+             + f", post {ms['post']:.0f} ms]"]
     confirm = {c.card for c in result.cards if c.confirm}
     for group in result.groups:
         cards = " ".join(c + ("?" if c in confirm else "") for c in group.cards)

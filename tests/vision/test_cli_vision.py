@@ -36,7 +36,7 @@ def test_recognize_json_follows_the_contract(scenes, capsys):
     [result] = json.loads(out)
     assert set(result) == {"image", "width", "height", "cards", "groups", "warnings", "ms"}
     assert (result["image"], result["width"], result["height"]) == (str(photo), 1280, 960)
-    assert set(result["ms"]) == {"decode", "infer", "post"}
+    assert set(result["ms"]) == {"decode", "infer", "second_look", "post"}
     assert sorted(c["card"] for c in result["cards"]) == sorted(truth["codes"])
     for card in result["cards"]:
         assert {"card", "confidence", "box"} <= set(card) and len(card["box"]) == 4

@@ -1,0 +1,146 @@
+"""Recognition on the real validation photos (``vision/train/real_split.txt``, never trained or
+tuned on), per file family and at 0.5x, 1x and 2x the photo's size. Used by ``bench/vision.py
+--real`` (full tables) and by its default run (one summary line).
+
+Truth per photo: the cards whose corners are labelled (backs and jokers are not cards). A
+reported card is right when it is among them; a photo is exactly right when the reported set is
+the labelled set. The index-crop family (single corner crops, no scene) is judged by the reader
+alone: its crop read right or not.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import cv2
+import numpy as np
+
+SCALES = (1.0, 0.5, 2.0)
+TARGET_PRECISION, TARGET_UNREAD = 0.995, 0.01
+
+
+def scaled(pixels: np.ndarray, factor: float) -> np.ndarray:
+    if factor == 1.0:
+        return pixels
+    h, w = pixels.shape[:2]
+    size = (max(1, int(round(w * factor))), max(1, int(round(h * factor))))
+    return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
+
+
+def judge(result, photo) -> dict:
+    truth = set(photo.cards)
+    reported = [c.card for c in result.cards]
+    flagged = [c for c in result.cards if c.confirm]
+    return {"family": photo.family, "name": photo.name, "truth": len(truth), "reported": len(reported),
+            "correct": sum(c in truth for c in reported), "found": len(truth & set(reported)),
+            "flagged": len(flagged), "flagged_wrong": sum(c.card not in truth for c in flagged),
+            "unread": len(result.unread_boxes), "exact": set(reported) == truth and len(reported) == len(truth),
+            "false": sorted(set(reported) - truth), "missed": sorted(truth - set(reported)),
+            "second_look": result.looked_again, "second_look_ms": result.ms.get("second_look", 0.0),
+            "ms": sum(v for k, v in result.ms.items() if k in ("decode", "infer", "post", "second_look"))}
+
+
+def run(recognizer, photos, factor: float = 1.0) -> list[dict]:
+    scores = []
+    for photo in photos:
+        pixels = scaled(cv2.imread(str(photo.image)), factor)
+        scores.append(judge(recognizer.recognize(pixels, photo.name), photo))
+    return scores
+
+
+def totals(scores: list[dict]) -> dict:
+    keys = ("truth", "reported", "correct", "found", "flagged", "flagged_wrong", "unread", "exact")
+    t = {k: sum(s[k] for s in scores) for k in keys}
+    t["photos"] = len(scores)
+    t["precision"] = t["correct"] / t["reported"] if t["reported"] else 1.0
+    unflagged = t["reported"] - t["flagged"]
+    t["precision_unflagged"] = ((t["correct"] - (t["flagged"] - t["flagged_wrong"])) / unflagged) if unflagged else 1.0
+    t["recall"] = t["found"] / t["truth"] if t["truth"] else 1.0
+    t["unread_share"] = t["unread"] / t["truth"] if t["truth"] else 0.0
+    return t
+
+
+def summary_line(scores: list[dict], label: str) -> str:
+    t = totals(scores)
+    return (f"{label}: {t['photos']} photos, precision {t['precision']:.2%} (unflagged {t['precision_unflagged']:.2%}), "
+            f"recall {t['recall']:.2%}, exactly right {t['exact']}/{t['photos']}, unread boxes {t['unread']} "
+            f"({t['unread_share']:.1%} of {t['truth']} cards)")
+
+
+def family_table(scores: list[dict], title: str) -> None:
+    print(f"\n{title}\n\n| family | photos | precision | unflagged precision | recall | exactly right | "
+          f"unread boxes / photo | reported (wrong) | cards (missed) | second look: cards, ms / photo |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    families = sorted({s["family"] for s in scores})
+    for family in families + ["all"]:
+        group = [s for s in scores if family in ("all", s["family"])]
+        t = totals(group)
+        looks = sum(s["second_look"] for s in group)
+        look_ms = statistics.mean(s["second_look_ms"] for s in group) if group else 0.0
+        print(f"| {family} | {t['photos']} | {t['precision']:.2%} | {t['precision_unflagged']:.2%} | {t['recall']:.2%} | "
+              f"{t['exact']} ({t['exact'] / max(t['photos'], 1):.0%}) | {t['unread'] / max(t['photos'], 1):.2f} | "
+              f"{t['reported']} ({t['reported'] - t['correct']}) | {t['truth']} ({t['truth'] - t['found']}) | "
+              f"{looks}, {look_ms:.1f} |")
+
+
+def reader_on_crops(recognizer, photos) -> tuple[int, int]:
+    """The index-crop family: each photo is one corner index filling the frame."""
+    from vision.crops import crop_square, crops_to_tensor
+
+    right = 0
+    for photo in photos:
+        image = cv2.imread(str(photo.image))
+        h, w = image.shape[:2]
+        corner = photo.corners[0]
+        box = (corner.box[0] * w, corner.box[1] * h, corner.box[2] * w, corner.box[3] * h)
+        crop = crop_square(image, box, recognizer.crop_size, recognizer.crop_margin)
+        logits = recognizer.classifier.run(crops_to_tensor([crop]))
+        from vision.classes import CARD_CODES
+
+        right += CARD_CODES[int(np.argmax(logits[0]))] == corner.code
+    return right, len(photos)
+
+
+def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
+    """The full tables; returns the scores at 1x."""
+    from vision.train.real_cards import photos_of
+
+    photos = photos_of("val")
+    scenes = [p for p in photos if p.family != "crops" and p.cards]
+    crops = [p for p in photos if p.family == "crops" and p.corners and p.corners[0].code]
+    print(f"real validation photos: {len(scenes)} scenes ({len(photos) - len(scenes) - len(crops)} showing no card "
+          f"left out), {len(crops)} index crops; models v{recognizer.config.get('version', '?')}, "
+          f"backend {recognizer.backend}")
+    at_1x = []
+    for factor in scales:
+        t = time.perf_counter()
+        scores = run(recognizer, scenes, factor)
+        if factor == 1.0:
+            at_1x = scores
+        family_table(scores, f"### Real validation photos at {factor:g}x their size (640x640 -> "
+                             f"{int(640 * factor)}x{int(640 * factor)}; {time.perf_counter() - t:.0f} s)")
+        print("\n" + summary_line(scores, f"{factor:g}x"))
+        tt = totals(scores)
+        print(f"targets: precision of unflagged cards >= {TARGET_PRECISION:.1%} "
+              f"{'PASS' if tt['precision_unflagged'] >= TARGET_PRECISION else 'FAIL'}; unread boxes <= "
+              f"{TARGET_UNREAD:.0%} of cards {'PASS' if tt['unread_share'] <= TARGET_UNREAD else 'FAIL'}; "
+              f"median {statistics.median(s['ms'] for s in scores):.1f} ms per photo")
+    right, total = reader_on_crops(recognizer, crops)
+    print(f"\nindex crops family (reader alone): {right}/{total} read right ({right / max(total, 1):.1%})")
+    wrong = [s for s in at_1x if s["false"] or s["missed"]]
+    print(f"\nphotos with a card error at 1x: {len(wrong)} of {len(at_1x)}")
+    for s in wrong[: None if verbose else 15]:
+        print(f"  {s['name']} ({s['family']}): false {s['false']}, missed {s['missed']}, unread {s['unread']}")
+    return at_1x
+
+
+def real_summary(recognizer) -> str | None:
+    """One line for the default bench run; None when the real photos are not here."""
+    from vision.train.real_cards import RealDataError, photos_of
+
+    try:
+        photos = [p for p in photos_of("val") if p.family != "crops" and p.cards]
+    except RealDataError:
+        return None
+    return summary_line(run(recognizer, photos), "real validation photos (1x)")
