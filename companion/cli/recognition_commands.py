@@ -104,13 +104,17 @@ def run_show(args) -> int:
         shown = count_show(args.image, args.starter, args.claim, rules, all_crib=args.crib, recognizer=recognizer)
     except StarterError as exc:
         raise CliError(f"--starter: {exc.reason}") from None
-    warnings = show_warnings(shown)
+    from companion.doubt import doubts
+
+    found = doubts(shown)
+    warnings = show_warnings(shown, found)
     if args.annotate:
         from companion.drawing import draw_show, write_png
 
         write_png(args.annotate, draw_show(shown, warnings))
     if args.json:
-        json.dump({**shown.as_json(), "warnings": warnings}, sys.stdout, indent=1)
+        json.dump({**shown.as_json(), "warnings": warnings, "doubts": [d.as_json() for d in found]},
+                  sys.stdout, indent=1)
         print()
     else:
         print(format_show(shown, warnings))
@@ -119,8 +123,9 @@ def run_show(args) -> int:
     return 0
 
 
-def show_warnings(shown) -> list[str]:
-    """The show's warnings, the starter's worded with the flag that supplies it."""
+def show_warnings(shown, found=()) -> list[str]:
+    """The show's warnings, the starter's worded with the flag that supplies it, then the
+    doubts ``found`` (``companion.doubt``): what to confirm before pegging, one line each."""
     from companion.photo import NO_STARTER
 
     if shown.starter_source == NO_STARTER:
@@ -129,7 +134,7 @@ def show_warnings(shown) -> list[str]:
         starter = [f"starter {shown.starter} from --starter (the photo shows {shown.starter_in_photo} apart)"]
     else:
         starter = []
-    return starter + list(shown.count_warnings)
+    return starter + [d.message for d in found] + list(shown.count_warnings)
 
 
 def format_show(shown, warnings: list[str]) -> str:

@@ -1,0 +1,131 @@
+"""Doubt where it matters (companion.doubt): a starter read unsure or taken while cards of the
+photo are unread, and a count that changes with an unsure card's other reading, are flagged,
+on hand-built recognitions (no model); and `crib show` says so, one line each and in --json."""
+
+import json
+
+import pytest
+
+from companion.cli import main
+from companion.doubt import CARD, STARTER, doubts
+from companion.photo import count_show
+from companion.rules import Card, score
+from vision import CardGroup, RecognizedCard, Recognition, Role
+
+UNREAD = (900.0, 300.0, 1000.0, 440.0)
+
+
+def _recognition(*groups, unsure=None, unread=()) -> Recognition:
+    """``unsure``: card -> its runner-up reading (the card is flagged, read at 0.4)."""
+    unsure = unsure or {}
+    cards = tuple(RecognizedCard(code, 0.4 if code in unsure else 0.95, (100.0 * i, 0.0, 100.0 * i + 90, 130.0),
+                                 code in unsure, unsure.get(code), 0.3 if code in unsure else 0.0)
+                  for i, code in enumerate(c for _, codes in groups for c in codes))
+    return Recognition("table.jpg", 1280, 960, cards, tuple(CardGroup(r, c) for r, c in groups), (),
+                       unread_boxes=tuple(unread))
+
+
+def _total(cards, starter, crib=False):
+    return score([Card.parse(c) for c in cards], Card.parse(starter), crib=crib).total
+
+
+HAND = ("5H", "6C", "4D", "KS")  # with the 2S: 15 two, 15 four, a run of three = 7
+
+
+def test_a_hand_whose_count_changes_with_an_unsure_card_is_flagged_with_both_totals():
+    shown = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"5H": "6H"}))
+    assert _total(HAND, "2S") == 7 and _total(("6H", "6C", "4D", "KS"), "2S") == 2  # what the message says
+    [doubt] = doubts(shown)
+    assert (doubt.kind, doubt.card, doubt.group, doubt.total, doubt.alternative, doubt.alternative_total) == (
+        CARD, "5H", "hand 1", 7, "6H", 2)
+    assert doubt.message == "hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H"
+
+
+def test_a_suit_read_unsure_matters_only_where_the_suit_scores():
+    # JD or JS: his nobs with the starter 2S only if it is the JS
+    nobs = count_show(_recognition((Role.HAND, ("JD", "6C", "4D", "KH")), (Role.STARTER, ("2S",)), unsure={"JD": "JS"}))
+    assert [(d.card, d.total, d.alternative_total) for d in doubts(nobs)] == [("JD", 0, 1)]
+    # KS or KD: no flush, no jack, the same count either way
+    same = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"KS": "KD"}))
+    assert doubts(same) == ()
+    # the crib needs all five of a suit for a flush, a hand its four: the starter 9C or 9H
+    four_hearts = ("2H", "4H", "8H", "QH")
+    as_hand = count_show(_recognition((Role.HAND, four_hearts), (Role.STARTER, ("9C",)), unsure={"9C": "9H"}))
+    as_crib = count_show(_recognition((Role.CRIB, four_hearts), (Role.STARTER, ("9C",)), unsure={"9C": "9H"}))
+    assert [d.message for d in doubts(as_hand)] == [
+        "check the starter 9C: read unsure (0.40, or 9H)",
+        "hand 1 counts 6 with the starter 9C, 7 if it is 9H: confirm the starter 9C"]  # a fifteen, a flush of 4 or 5
+    assert [d.message for d in doubts(as_crib)][1] == (
+        "crib counts 2 with the starter 9C, 7 if it is 9H: confirm the starter 9C")  # a fifteen, then a flush of 5
+
+def test_an_other_reading_already_in_the_photo_or_not_a_card_is_no_doubt():
+    shown = count_show(_recognition((Role.HAND, HAND), (Role.HAND, ("6H", "7C", "8D", "9S")), (Role.STARTER, ("2S",)),
+                                    unsure={"5H": "6H", "4D": "ZZ"}))
+    assert doubts(shown) == ()
+
+
+def test_a_starter_read_unsure_is_flagged_with_every_count_it_changes():
+    shown = count_show(_recognition((Role.HAND, HAND), (Role.CRIB, ("9H", "TC", "QD", "2C")), (Role.STARTER, ("2S",)),
+                                    unsure={"2S": "3S"}))
+    found = doubts(shown)
+    assert [(d.kind, d.card) for d in found] == [(STARTER, "2S")] * 3
+    assert found[0].message == "check the starter 2S: read unsure (0.40, or 3S)" and found[0].group is None
+    assert [(d.group, d.total, d.alternative, d.alternative_total) for d in found[1:]] == [
+        ("hand 1", 7, "3S", 8), ("crib", 2, "3S", 4)]  # a pair of 2s; with the 3S two fifteens
+
+
+def test_a_starter_taken_while_cards_are_unread_is_flagged():
+    # the issue's photo: a crib card taken as the starter while the real one is among unread boxes
+    shown = count_show(_recognition((Role.HAND, ("3H", "7C", "4S", "KC")), (Role.HAND, ("4H", "KH", "AD", "2S")),
+                                    (Role.CRIB, ("TS", "QD", "AH")), (Role.STARTER, ("9C",)), unread=[UNREAD] * 5))
+    [doubt] = doubts(shown)
+    assert (doubt.kind, doubt.card) == (STARTER, "9C")
+    assert doubt.message == ("check the starter 9C: taken while 5 cards of the photo could not be read: "
+                             "the real starter may be one of them")
+    one = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unread=[UNREAD]))
+    assert "while 1 card of the photo" in doubts(one)[0].message
+
+
+def test_nothing_is_flagged_when_the_cards_are_sure_or_the_player_gave_the_starter():
+    assert doubts(count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",))))) == ()
+    given = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"2S": "3S"}, unread=[UNREAD]),
+                       starter="2S")
+    assert doubts(given) == ()
+    # the given starter is not one of the hand's cards, and an unsure hand card still counts against it
+    given = count_show(_recognition((Role.HAND, HAND), unsure={"5H": "6H"}), starter="2S")
+    assert [d.message for d in doubts(given)] == ["hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H"]
+
+
+class _Recognizer:
+    """Stands in for the models: the CLI's photo recognised as ``recognition``."""
+
+    def __init__(self, recognition):
+        self.recognition = recognition
+
+    def read_and_recognize(self, photo):
+        return None, self.recognition
+
+
+@pytest.fixture
+def unsure_photo(monkeypatch):
+    recognition = _recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"5H": "6H"}, unread=[UNREAD])
+    monkeypatch.setattr("companion.cli.recognition_commands._recognizer", lambda args: _Recognizer(recognition))
+    return "table.jpg"
+
+
+def test_crib_show_prints_each_doubt_as_a_warning_and_lists_them_in_json(unsure_photo, capsys):
+    assert main(["show", unsure_photo]) == 0
+    out = capsys.readouterr().out
+    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
+    assert warnings[:2] == [
+        "warning: check the starter 2S: taken while 1 card of the photo could not be read: "
+        "the real starter may be one of them",
+        "warning: hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H"]
+    assert main(["show", unsure_photo, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["kind"], d["card"]) for d in data["doubts"]] == [("starter", "2S"), ("card", "5H")]
+    assert data["doubts"][1] == {"kind": "card", "card": "5H", "message": "hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H",
+                                 "group": "hand 1", "total": 7, "alternative": "6H", "alternative_total": 2}
+    assert data["doubts"][1]["message"] in data["warnings"]
+    assert main(["show", unsure_photo, "--starter", "2S", "--json"]) == 0  # the player named the starter
+    assert [d["kind"] for d in json.loads(capsys.readouterr().out)["doubts"]] == ["card"]
