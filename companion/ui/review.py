@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from companion.ui.cardtext import card_text
 from vision import CardGroup, RecognizedCard, Recognition, Role
 
 IGNORED = "not counted"
@@ -66,10 +67,10 @@ class Review:
         if card.code is None:
             return "unread: tap it to name it, or leave it out"
         if card.code in self.duplicates():
-            return f"{card.code} is in the photo twice: correct one of them"
+            return f"{card_text(card.code)} is in the photo twice: correct one of them"
         if card.unsure and not card.confirmed:
-            also = f" (or {card.runner_up}?)" if card.runner_up else ""
-            return f"{card.code}{also} read unsure: tap to confirm or correct"
+            also = f" (or {card_text(card.runner_up)}?)" if card.runner_up else ""
+            return f"{card_text(card.code)}{also} read unsure: tap to confirm or correct"
         return None
 
     def problems(self) -> list[str]:

@@ -89,7 +89,7 @@ def test_no_camera_offers_files_and_samples(start_app):
     h.wait(lambda: h.current == "review", what="recognition of a sample")
     review = h.screen("review")
     assert review.review.groups() == {"hand 1": ["6D", "2S", "TC", "JS"], "starter": ["KS"]}
-    assert review.ids.problems.text.startswith("TC") and review.ids.count.disabled  # TC read unsure
+    assert review.ids.problems.text.startswith("10\u2663") and review.ids.count.disabled  # 10♣ read unsure
 
 
 def test_an_error_is_shown_in_words(start_app):

@@ -340,3 +340,16 @@ def test_outside_the_demo_the_line_names_the_saved_choice(start_app, tmp_path):
     h.app.go("settings")
     h.wait()
     assert h.screen("settings").ids.board.text == "auto" and not h.screen("settings").demo
+
+
+# --- the review's words ---------------------------------------------------------------------------------------------
+def test_the_review_names_cards_as_every_other_screen_does(start_app):
+    h = start_app()
+    h.app.go("review", recognition=recognition_with_an_unsure_ten_of_clubs(), photo=None)
+    review = h.screen("review")
+    assert review.ids.problems.text == "10\u2663 (or Q\u2663?) read unsure: tap to confirm or correct"
+    review.review.correct(0, "6D")  # 6♦ twice now
+    review.refresh()
+    assert "6\u2666 is in the photo twice" in review.ids.problems.text
+    shown = review.ids.problems.text + " ".join(b["label"] for b in review.ids.photo.boxes)
+    assert not any(code in shown for code in ("TC", "QC", "6D", "9H"))
