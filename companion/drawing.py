@@ -4,6 +4,7 @@ listed with its points in a side panel."""
 
 from __future__ import annotations
 
+import os
 from typing import Sequence
 
 import cv2
@@ -22,13 +23,32 @@ PANEL_WIDTH = 520
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
-def _label(image: np.ndarray, text: str, origin: tuple[int, int], colour, scale: float) -> None:
+def label_plates(labels: Sequence[tuple[str, tuple[int, int]]], scale: float, height: int) -> list[tuple[int, int, int, int]]:
+    """Where each label's dark plate goes: at its origin (the baseline's left end, above its
+    card), moved down in steps while it would cover an earlier plate, so the labels of cards lying
+    on each other stay readable. Returns one (x1, y1, x2, y2) per label."""
     thickness = max(1, int(round(scale * 2)))
-    (w, h), base = cv2.getTextSize(text, FONT, scale, thickness)
-    x, y = origin
-    y = max(y, h + base + 2)
-    cv2.rectangle(image, (x, y - h - base - 2), (x + w + 4, y + 2), (0, 0, 0), -1)
-    cv2.putText(image, text, (x + 2, y - base), FONT, scale, colour, thickness, cv2.LINE_AA)
+    plates: list[tuple[int, int, int, int]] = []
+    for text, (x, y) in labels:
+        (w, h), base = cv2.getTextSize(text, FONT, scale, thickness)
+        y = max(y, h + base + 2)
+        plate = (x, y - h - base - 2, x + w + 4, y + 2)
+        step = plate[3] - plate[1] + 1
+        while any(_overlap(plate, other) for other in plates) and plate[3] + step < height:
+            plate = (plate[0], plate[1] + step, plate[2], plate[3] + step)
+        plates.append(plate)
+    return plates
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _label(image: np.ndarray, text: str, plate: tuple[int, int, int, int], colour, scale: float) -> None:
+    thickness = max(1, int(round(scale * 2)))
+    _, base = cv2.getTextSize(text, FONT, scale, thickness)
+    cv2.rectangle(image, plate[:2], plate[2:], (0, 0, 0), -1)
+    cv2.putText(image, text, (plate[0] + 2, plate[3] - 2 - base), FONT, scale, colour, thickness, cv2.LINE_AA)
 
 
 def draw_show(photo_show: PhotoShow, warnings: Sequence[str] | None = None) -> np.ndarray:
@@ -49,17 +69,20 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
     role_of = {code: g.role for g in recognition.groups for code in g.cards}
     boxes: dict[str, tuple[int, int, int, int]] = {}
     badges: dict[str, int] = {}  # how many badges each card carries so far
+    labels = []  # (text, origin, colour): drawn after every box, on plates that do not cover each other
     for card in recognition.cards:
         x1, y1, x2, y2 = (int(round(v / scale)) for v in card.box)
         colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, Role.UNKNOWN))
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(2, int(text_scale * 3)))
-        text = f"{card.card} {card.confidence:.2f}" + (" ?" if card.confirm else "")
-        _label(image, text, (x1, y1 - 4), colour, text_scale)
+        labels.append((f"{card.card} {card.confidence:.2f}" + (" ?" if card.confirm else ""), (x1, y1 - 4), colour))
         boxes[card.card] = (x1, y1, x2, y2)
-    for box in recognition.unread_boxes:
+    for number, box in enumerate(recognition.unread_boxes, 1):
         x1, y1, x2, y2 = (int(round(v / scale)) for v in box)
         cv2.rectangle(image, (x1, y1), (x2, y2), CONFIRM_COLOUR, 2)
-        _label(image, "unreadable", (x1, y1 - 4), CONFIRM_COLOUR, text_scale)
+        labels.append((f"unread {number}", (x1, y1 - 4), CONFIRM_COLOUR))
+    plates = label_plates([(text, origin) for text, origin, _ in labels], text_scale, image.shape[0])
+    for (text, _, colour), plate in zip(labels, plates):
+        _label(image, text, plate, colour, text_scale)
 
     lines = [(f"{recognition.image}", (255, 255, 255))]
     if photo_show is not None:
@@ -122,7 +145,40 @@ def _panel(lines: list[tuple[str, tuple[int, int, int]]], height: int) -> np.nda
     return panel
 
 
+# The picture is written in the format its file name says (a .jpg holds JPEG data, not PNG).
+PICTURE_FORMATS = {".png": ".png", ".jpg": ".jpg", ".jpeg": ".jpg", ".webp": ".webp"}
+
+
+class PictureFileError(ValueError):
+    """An annotated picture's file name this module cannot write: no such folder, unknown format."""
+
+
+def picture_format(path: str) -> str:
+    """The encoder extension for ``path`` (PictureFileError for a suffix with no format here)."""
+    suffix = os.path.splitext(str(path))[1].lower()
+    if suffix not in PICTURE_FORMATS:
+        raise PictureFileError(f"{path}: name the picture .png, .jpg or .webp")
+    return PICTURE_FORMATS[suffix]
+
+
+def write_picture(path: str, image_bgr: np.ndarray) -> None:
+    """Write the annotated picture in the format its name says; a folder that is not there is a
+    PictureFileError in words, not a raw [Errno 2]."""
+    ok, encoded = cv2.imencode(picture_format(path), image_bgr)
+    if not ok:
+        raise PictureFileError(f"{path}: cannot encode the annotated picture")
+    folder = os.path.dirname(str(path)) or "."
+    if not os.path.isdir(folder):
+        raise PictureFileError(f"{path}: no folder {folder} to write the picture in")
+    try:
+        with open(path, "wb") as handle:
+            handle.write(encoded.tobytes())
+    except OSError as exc:
+        raise PictureFileError(f"{path}: cannot write the picture ({exc.strerror or exc})") from None
+
+
 def write_png(path: str, image_bgr: np.ndarray) -> None:
+    """The picture as PNG data, whatever the name (``write_picture`` follows the name)."""
     ok, encoded = cv2.imencode(".png", image_bgr)
     if not ok:
         raise ValueError(f"{path}: cannot encode the annotated picture as PNG")

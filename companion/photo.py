@@ -9,14 +9,14 @@ crib with the full breakdown, and judge the players' claims (muggins).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Sequence
 
 from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import ClaimResult, evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
-from vision import Photo, PhotoSource, Recognition, Recognizer, Role, shared_recognizer
+from vision import CardGroup, Photo, PhotoSource, RecognizedCard, Recognition, Recognizer, Role, shared_recognizer
 
 # Where the starter came from (the JSON contract's ``starter_source`` values).
 STARTER_FROM_PHOTO = "photo"  # a lone card apart from the hands
@@ -38,6 +38,10 @@ class NoCardsError(ValueError):
 
 class ClaimCountError(ValueError):
     """More claims than hands to count in the photo."""
+
+
+class UnreadCardError(ValueError):
+    """A card named for an unread box that cannot be: no such unread card, or not a card."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ class PhotoShow:
 
 def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = None,
                claims: Sequence[int] | None = None, rules: RuleSet = DEFAULT, *, all_crib: bool = False,
-               recognizer: Recognizer | None = None) -> PhotoShow:
+               recognizer: Recognizer | None = None, named: Mapping[int, str] | None = None) -> PhotoShow:
     """Count every hand (and the crib, with crib rules) in a photo of the show.
 
     ``photo``: a path, encoded bytes, BGR pixels, a ``vision.Photo``, or a ``Recognition``
@@ -112,11 +116,13 @@ def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = No
     photo (or overrides it). ``claims``: the counts the players announced, one per countable
     group in order, judged under ``rules``. ``all_crib``: count every group as a crib.
     ``recognizer``: the one to use (default: one kept per process by ``vision.recognize``).
+    ``named``: cards the player named for unread cards, by their number (see ``name_unread``).
     """
     if isinstance(photo, Recognition):
-        return count_recognition(photo, starter, claims, rules, all_crib=all_crib)
+        return count_recognition(name_unread(photo, named or {}), starter, claims, rules, all_crib=all_crib)
     recognizer = recognizer or shared_recognizer()
     decoded, recognition = recognizer.read_and_recognize(photo)
+    recognition = name_unread(recognition, named or {})
     counted = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
     return PhotoShow(counted.recognition, counted.starter, counted.starter_source, counted.groups,
                      counted.count_warnings, counted.starter_in_photo, decoded)
@@ -143,6 +149,47 @@ def count_recognition(recognition: Recognition, starter: str | Card | None = Non
     count_warnings = () if groups else ("no hand to count in the photo",)
     return PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(groups),
                      count_warnings, in_photo)
+
+
+def name_unread(recognition: Recognition, named: Mapping[int, str]) -> Recognition:
+    """The recognition with unread cards named by the player. ``named``: unread card number
+    (from 1, the order of ``unread_boxes``, as the warnings number them) -> the card it is. Each
+    named card joins the group of the read card lying nearest it, and its warning goes."""
+    if not named:
+        return recognition
+    unread = recognition.unread_boxes
+    cards = list(recognition.cards)
+    groups = [list(g.cards) for g in recognition.groups]
+    for number, text in sorted(named.items()):
+        if not 1 <= number <= len(unread):
+            have = "no unread card" if not unread else "one unread card (1)" if len(unread) == 1 else \
+                f"unread cards 1-{len(unread)}"
+            raise UnreadCardError(f"unread card {number}: the photo has {have}")
+        try:
+            code = str(Card.parse(text))
+        except CardParseError as exc:
+            raise UnreadCardError(f"unread card {number}: {exc}") from None
+        if any(c.card == code for c in cards):
+            raise UnreadCardError(f"unread card {number}: {code} is already in the photo")
+        box = unread[number - 1]
+        nearest = min(cards, key=lambda c: _gap(c.box, box)) if cards else None
+        group = next((g for g in groups if nearest is not None and nearest.card in g), None)
+        if group is None:
+            group = []
+            groups.append(group)
+        group.append(code)
+        cards.append(RecognizedCard(code, 1.0, box))
+    roles = [g.role for g in recognition.groups] + [Role.UNKNOWN] * (len(groups) - len(recognition.groups))
+    warnings = tuple(w for w in recognition.warnings if not any(w.startswith(f"unread card {n} at ") for n in named))
+    order = {code: i for i, code in enumerate(c for g in groups for c in g)}
+    return replace(recognition, cards=tuple(sorted(cards, key=lambda c: order.get(c.card, len(order)))),
+                   groups=tuple(CardGroup(role, tuple(g)) for role, g in zip(roles, groups)), warnings=warnings,
+                   unread_boxes=tuple(b for i, b in enumerate(unread, 1) if i not in named))
+
+
+def _gap(a, b) -> float:
+    """Distance between the centres of two boxes."""
+    return ((a[0] + a[2] - b[0] - b[2]) ** 2 + (a[1] + a[3] - b[1] - b[3]) ** 2) ** 0.5 / 2
 
 
 def _starter(given: str | Card | None, in_photo: str | None) -> tuple[Card | None, str]:
@@ -172,7 +219,7 @@ def _count(cards: list[str], starter: Card | None, crib: bool) -> tuple[Show | N
     if len(cards) == 6:
         return None, "6 cards: a deal, discard 2 to the crib before the show"
     if len(cards) == 5:
-        return None, "5 cards: a three-player deal, discard 1 to the crib before the show"
+        return None, "5 cards: a three-player deal (discard 1 to the crib before the show), or a card was not found"
     if len(cards) != 4:
         return None, f"{len(cards)} readable cards: a hand has 4"
     if starter is None:

@@ -122,16 +122,26 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     unless only their index says a card is there or they lie on a named card (a pip, a court)."""
     read = cards.card_id != UNREAD
     weak = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score)
-    for i in np.flatnonzero(weak):
+    weak_rows = np.flatnonzero(weak)
+    if len(weak_rows) == 1:
+        i = weak_rows[0]
         warnings.append(f"ignored a corner index read as {cards.codes[i]} with no card around it "
                         f"(detector score {outlines.index_score[i]:.2f})")
+    elif len(weak_rows):  # one line for them all: a keyboard or a pattern can make many
+        scores = ", ".join(f"{cards.codes[i]} {outlines.index_score[i]:.2f}" for i in weak_rows)
+        warnings.append(f"ignored {len(weak_rows)} corner indices with no card around them (detector scores: {scores})")
     inside_read = np.zeros(len(cards), bool)
     if read.any() and (~read).any():
         inside_read[~read] = boxes.box_containment(cards.xyxy[~read], cards.xyxy[read]).max(axis=1) >= DUPLICATE_INSIDE
     stray = guessed & (outlines.estimated | inside_read)
-    for i in np.flatnonzero(stray):
-        where = "with no card around it" if outlines.estimated[i] else "on a card read otherwise"
-        warnings.append(f"ignored an unsure corner read ({guess[i]}) {where}")
+    for lone, where, many in ((True, "with no card around it", "with no card around them"),
+                              (False, "on a card read otherwise", "on cards read otherwise")):
+        rows = [i for i in np.flatnonzero(stray) if bool(outlines.estimated[i]) == lone]
+        if len(rows) == 1:
+            warnings.append(f"ignored an unsure corner read ({guess[rows[0]]}) {where}")
+        elif rows:  # one line, not one per read: a patterned cloth reads as many unsure corners
+            reads = "; ".join(guess[i] for i in rows)
+            warnings.append(f"ignored {len(rows)} unsure corner reads {many} ({reads})")
     sure_box = cards.confidence >= thresholds.unread_card_score
     return (read & ~weak) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
 
@@ -179,7 +189,9 @@ def unread_boxes(cards: Detections, guess: np.ndarray, scale: float, warnings: l
     """Boxes (photo pixels) of the cards whose index could not be read, each said with its guess."""
     rows = np.flatnonzero(cards.card_id == UNREAD)
     unread = tuple(tuple(float(v) * scale for v in cards.xyxy[i]) for i in rows)
-    for row, box in zip(rows, unread):
+    for number, (row, box) in enumerate(zip(rows, unread), 1):
         best = f" (best guess {guess[row]})" if guess[row] else ""
-        warnings.append(f"a card at [{', '.join(f'{v:.0f}' for v in box)}] has no readable index{best}: check it")
+        # numbered: the player names it by its number (crib show --card 1 QH)
+        warnings.append(f"unread card {number} at [{', '.join(f'{v:.0f}' for v in box)}] has no readable "
+                        f"index{best}: check it")
     return unread

@@ -274,7 +274,9 @@ def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warn
     if 6 in sizes:
         warnings.append("a group of 6 cards is a deal: discard 2 to the crib before the show")
     if 5 in sizes:
-        warnings.append("a group of 5 cards is a three-player deal: discard 1 to the crib before the show")
+        # 5 is also a 6-card deal with a card not found: say both, not just the three-player deal
+        warnings.append("a group of 5 cards: a three-player deal (discard 1 to the crib before the show), "
+                        "or a card of it was not found: check the photo")
 
     fours = [i for i in others if sizes[i] == 4]
     starter = lone[0] if lone and roles[lone[0]] == Role.STARTER else None

@@ -19,6 +19,8 @@ def register(subparsers) -> None:
         "recognize", help="recognise the cards, hands and starter in photos",
         description="Recognise the cards in each photo and group them into hands, crib and starter.")
     recognize.add_argument("images", nargs="+", metavar="IMG", help="photo files (JPEG, PNG, ...)")
+    recognize.add_argument("--annotate", metavar="OUT.png",
+                           help="write the photo with every card drawn (several photos: a folder, one picture each)")
     _common_options(recognize)
     recognize.set_defaults(handler=run_recognize)
 
@@ -26,13 +28,15 @@ def register(subparsers) -> None:
         "show", help="count every hand in a photo of the show",
         description="Recognise the photo, take the starter from it (a lone card apart) or --starter, "
                     "and count every hand and the crib with the full breakdown.")
-    show.add_argument("image", metavar="IMG", help="photo file")
+    show.add_argument("image", nargs="+", metavar="IMG", help="photo file (one)")
     show.add_argument("--starter", metavar="CARD", help="the starter (cut card), e.g. 5D, if not in the photo")
     show.add_argument("--crib", action="store_true", help="count every group as a crib")
     show.add_argument("--claim", type=int, nargs="+", metavar="N", default=None,
                       help="the counts the players announced, one per hand in order (then the crib): muggins check")
     show.add_argument("--rules", default="acc", help="rule set for --claim: acc (default), home, pub")
     show.add_argument("--annotate", metavar="OUT.png", help="write the photo with the cards and every scoring combination drawn")
+    show.add_argument("--card", nargs=2, action="append", metavar=("N", "CARD"), default=[],
+                      help="name unread card N (numbered in the warnings), e.g. --card 1 QH; repeat for more")
     _common_options(show)
     show.set_defaults(handler=run_show)
 
@@ -59,14 +63,48 @@ def _recognizer(args):
         raise CliError(f"--conf must be between 0 and 1, got {exc.value}") from None
 
 
+def _annotation_targets(images: list, annotate: str | None) -> list[str | None]:
+    """Where each photo's annotated picture goes: OUT for one photo, FOLDER/NAME.png for several."""
+    import os
+
+    from companion.drawing import picture_format
+
+    if not annotate:
+        return [None] * len(images)
+    if len(images) == 1:
+        picture_format(annotate)  # a name with no picture format is refused before the work
+        return [annotate]
+    if not os.path.isdir(annotate):
+        raise CliError(f"--annotate {annotate}: with {len(images)} photos, give a folder (one picture per photo)")
+    return [os.path.join(annotate, os.path.splitext(os.path.basename(str(p)))[0] + ".png") for p in images]
+
+
+def _write_annotation(target: str, picture, quiet: bool, command: str) -> bool:
+    """Write the annotated picture after the result is printed; a picture that cannot be written
+    is one clear line on stderr (the result stands). Returns whether it was written."""
+    from companion.drawing import PictureFileError, write_picture
+
+    try:
+        write_picture(target, picture())
+    except PictureFileError as exc:
+        print(f"crib {command}: error: --annotate {exc}", file=sys.stderr)
+        return False
+    if not quiet:
+        print(f"annotated picture: {target}")
+    return True
+
+
 def run_recognize(args) -> int:
     from vision import ImageInputError
 
+    from companion.drawing import draw
+
     recognizer = _recognizer(args)
+    targets = _annotation_targets(args.images, args.annotate)
     results, failed = [], False
-    for path in args.images:
+    for path, target in zip(args.images, targets):
         try:
-            result = recognizer.recognize(path)
+            photo, result = recognizer.read_and_recognize(path)
         except ImageInputError as exc:
             print(f"crib recognize: error: {exc}", file=sys.stderr)
             failed = True
@@ -74,6 +112,9 @@ def run_recognize(args) -> int:
         results.append(result)
         if not args.json:
             print(format_recognition(result))
+        if target is not None:
+            picture = lambda: draw(photo.pixels, result, None, photo.scale)  # noqa: E731
+            failed |= not _write_annotation(target, picture, args.json, "recognize")
     if args.json:
         json.dump([r.as_json() for r in results], sys.stdout, indent=1)
         print()
@@ -98,29 +139,48 @@ def run_show(args) -> int:
     from companion.photo import StarterError, count_show
     from companion.rules.rulesets import ruleset
 
+    if len(args.image) > 1:
+        raise CliError(f"crib show counts one photo at a time, got {len(args.image)} "
+                       f"({' '.join(map(str, args.image))}); crib recognize reads several")
+    image = args.image[0]
+    named = _named_cards(args.card)
     rules = ruleset(args.rules)
+    [target] = _annotation_targets([image], args.annotate)
     recognizer = _recognizer(args)
     try:
-        shown = count_show(args.image, args.starter, args.claim, rules, all_crib=args.crib, recognizer=recognizer)
+        shown = count_show(image, args.starter, args.claim, rules, all_crib=args.crib, recognizer=recognizer,
+                           named=named)
     except StarterError as exc:
         raise CliError(f"--starter: {exc.reason}") from None
     from companion.doubt import doubts
 
     found = doubts(shown)
     warnings = show_warnings(shown, found)
-    if args.annotate:
-        from companion.drawing import draw_show, write_png
-
-        write_png(args.annotate, draw_show(shown, warnings))
     if args.json:
         json.dump({**shown.as_json(), "warnings": warnings, "doubts": [d.as_json() for d in found]},
                   sys.stdout, indent=1)
         print()
     else:
         print(format_show(shown, warnings))
-        if args.annotate:
-            print(f"annotated picture: {args.annotate}")
+    if target is not None:
+        from companion.drawing import draw_show
+
+        # after the count is printed: a picture that cannot be written never loses the count
+        if not _write_annotation(target, lambda: draw_show(shown, warnings), args.json, "show"):
+            return 2
     return 0
+
+
+def _named_cards(pairs: list[list[str]]) -> dict[int, str]:
+    """--card N CARD pairs -> {N: CARD}."""
+    named: dict[int, str] = {}
+    for number, card in pairs:
+        if not number.isdigit() or int(number) < 1:
+            raise CliError(f"--card {number} {card}: N is the unread card's number (1, 2, ...) in the warnings")
+        if int(number) in named:
+            raise CliError(f"--card {number} given twice")
+        named[int(number)] = card
+    return named
 
 
 def show_warnings(shown, found=()) -> list[str]:
@@ -137,6 +197,17 @@ def show_warnings(shown, found=()) -> list[str]:
     return starter + [d.message for d in found] + list(shown.count_warnings)
 
 
+def _missing_card_hint(shown, group) -> str:
+    """How to count a hand with a card missing: name an unread card, or count it by hand."""
+    missing = " ".join(["CARD"] * (4 - len(group.cards)))
+    by_hand = f"crib score {' '.join(group.cards)} {missing} --starter {shown.starter or 'CARD'}"
+    unread = len(shown.recognition.unread_boxes)
+    if unread:
+        which = "1" if unread == 1 else "N"
+        return f"name the unread card: --card {which} CARD (see 'unread card {which}' below), or count it yourself: {by_hand}"
+    return f"count it yourself with the missing card: {by_hand}"
+
+
 def format_show(shown, warnings: list[str]) -> str:
     recognition = shown.recognition
     source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[shown.starter_source]
@@ -145,6 +216,8 @@ def format_show(shown, warnings: list[str]) -> str:
         rules = "  (crib rules)" if group.crib else ""
         if group.show is None:
             lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)}{rules}: not counted, {group.problem}")
+            if len(group.cards) < 4:
+                lines.append("  " + _missing_card_hint(shown, group))
             continue
         lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)} + {shown.starter}"
                      f"{rules}  = {group.show.total}")

@@ -201,15 +201,17 @@ def colour_classifier(path: Path, temperature: float = 60.0) -> None:
     onnx.save(model, str(path))
 
 
-def scripted_scene(folder: Path, layout: str, imgsz: int = 320):
+def scripted_scene(folder: Path, layout: str, imgsz: int = 320, unread: tuple[str, ...] = ()):
     """A photo of coloured patches where the indices of ``layout`` are, with a detector that
     outputs that scene's boxes and a classifier that reads the colours: the whole pipeline
-    and CLI run deterministically without trained weights. Returns (models dir, photo, truth)."""
+    and CLI run deterministically without trained weights. ``unread``: cards shown and detected
+    without their indices (a card whose index cannot be read). Returns (models dir, photo, truth)."""
     import cv2
 
     from vision.letterbox import Letterbox
 
     codes, card_boxes, index_boxes, groups = table(layout)
+    index_boxes = [[] if code in unread else boxes for code, boxes in zip(codes, index_boxes)]
     photo = np.full((960, 1280, 3), 90, np.uint8)
     for box in card_boxes:
         cv2.rectangle(photo, (int(box[0]), int(box[1])), (int(box[2]), int(box[3])), (235, 235, 235), -1)
@@ -218,7 +220,7 @@ def scripted_scene(folder: Path, layout: str, imgsz: int = 320):
             cx, cy, half = (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1) * 0.75
             colour = tuple(int(v) for v in np.round(colour_of(code) * 255))
             cv2.rectangle(photo, (int(cx - half), int(cy - half)), (int(cx + half), int(cy + half)), colour, -1)
-    path = folder / f"{layout}.png"
+    path = folder / f"{layout}{'_unread' if unread else ''}.png"
     cv2.imwrite(str(path), photo)
 
     all_indices = np.array([b for pair in index_boxes for b in pair], np.float32)
@@ -227,7 +229,7 @@ def scripted_scene(folder: Path, layout: str, imgsz: int = 320):
     lb = Letterbox.fit(1280, 960, imgsz)
     raw = raw_output_for(boxes * lb.gain + [lb.pad_left, lb.pad_top] * 2, classes, np.full(len(boxes), 0.9),
                          n_anchors=max(3 * len(boxes) + 10, 200))
-    models = folder / f"models_{layout}"
+    models = folder / f"models_{layout}{'_unread' if unread else ''}"
     models.mkdir()
     constant_detector(models / "detector.onnx", raw, imgsz)
     colour_classifier(models / "classifier.onnx")

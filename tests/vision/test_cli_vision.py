@@ -183,3 +183,87 @@ def test_no_card_found_is_a_message_not_a_crash(capsys, tmp_path):
     assert status == 0 and json.loads(out)[0]["warnings"] == ["no card found in the photo"]
     status, out, err = _run(capsys, "show", photo, "--models", tmp_path)
     assert status == 2 and err.strip() == f"crib show: error: {photo}: no card found in the photo"
+
+
+# ---------------------------------------------------------------- issue 17: the photo commands as a newcomer meets them
+
+@pytest.fixture(scope="module")
+def unread_scene(tmp_path_factory):
+    """hand_starter with 5C's index unreadable: a hand of 3 read cards and one card box (no second
+    look: the colour-reading classifier would name a plain white card box)."""
+    models, photo, truth = scripted_scene(tmp_path_factory.mktemp("unread"), "hand_starter", unread=("5C",))
+    config = json.loads((models / "models.json").read_text())
+    config["classifier"]["second_look"] = False
+    (models / "models.json").write_text(json.dumps(config))
+    return models, photo, truth
+
+
+def test_show_says_how_to_name_an_unread_card_and_counts_it_once_named(unread_scene, capsys):
+    models, photo, _ = unread_scene
+    status, out, err = _run(capsys, "show", photo, "--models", models)
+    assert status == 0, err
+    assert "Hand 1: 5H 5S JD: not counted, 3 readable cards: a hand has 4" in out
+    assert ("name the unread card: --card 1 CARD (see 'unread card 1' below), or count it yourself: "
+            "crib score 5H 5S JD CARD --starter 5D") in out
+    assert "warning: unread card 1 at [" in out
+    status, out, err = _run(capsys, "show", photo, "--models", models, "--card", "1", "5c", "--claim", "29")
+    assert status == 0, err
+    assert "Hand 1: 5H 5S JD 5C + 5D  = 29" in out and "claimed 29: correct" in out
+    assert "unread card 1" not in out
+    status, out, err = _run(capsys, "show", photo, "--models", models, "--card", "2", "QH")
+    assert status == 2 and out == "" and err == "crib show: error: unread card 2: the photo has one unread card (1)\n"
+    status, _, err = _run(capsys, "show", photo, "--models", models, "--card", "1", "5H")
+    assert status == 2 and "5H is already in the photo" in err
+
+
+def test_show_takes_one_photo_and_says_so(scenes, capsys):
+    models, photo, _ = scenes["hand_starter"]
+    status, out, err = _run(capsys, "show", photo, photo, "--models", models)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "crib show counts one photo at a time, got 2" in err and "crib recognize reads several" in err
+
+
+def test_recognize_annotates_one_photo_or_a_folder_of_pictures(scenes, capsys, tmp_path):
+    models, photo, _ = scenes["hand_starter"]
+    target = tmp_path / "one.png"
+    status, out, err = _run(capsys, "recognize", photo, "--models", models, "--annotate", target)
+    assert status == 0 and err == "" and f"annotated picture: {target}" in out
+    assert cv2.imread(str(target)).shape[1] > 1280
+    other, _, _ = scenes["deal6"][1], None, None
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    status, out, err = _run(capsys, "recognize", photo, scenes["deal6"][1], "--models", models, "--annotate", folder)
+    assert status == 0 and sorted(p.name for p in folder.iterdir()) == ["deal6.png", "hand_starter.png"]
+    status, out, err = _run(capsys, "recognize", photo, other, "--models", models, "--annotate", tmp_path / "x.png")
+    assert status == 2 and "give a folder" in err and out == ""
+
+
+def test_annotate_writes_the_format_its_name_says(scenes, capsys, tmp_path):
+    models, photo, _ = scenes["hand_starter"]
+    for name, magic in (("a.jpg", b"\xff\xd8\xff"), ("a.jpeg", b"\xff\xd8\xff"), ("a.png", b"\x89PNG")):
+        status, _, err = _run(capsys, "show", photo, "--models", models, "--annotate", tmp_path / name)
+        assert status == 0, err
+        assert (tmp_path / name).read_bytes().startswith(magic), name
+    status, out, err = _run(capsys, "show", photo, "--models", models, "--annotate", tmp_path / "a.txt")
+    assert status == 2 and out == "" and "name the picture .png, .jpg or .webp" in err
+
+
+def test_annotate_into_a_missing_folder_keeps_the_count_and_says_why(scenes, capsys, tmp_path):
+    models, photo, _ = scenes["hand_starter"]
+    target = tmp_path / "nonexistent" / "dir" / "x.png"
+    status, out, err = _run(capsys, "show", photo, "--models", models, "--annotate", target)
+    assert status == 2
+    assert "Hand 1: 5H 5C 5S JD + 5D  = 29" in out  # the count is printed first, never thrown away
+    assert err == f"crib show: error: --annotate {target}: no folder {target.parent} to write the picture in\n"
+    assert "Errno" not in err
+
+
+def test_card_labels_of_overlapping_cards_do_not_cover_each_other():
+    from companion.drawing import label_plates
+
+    origins = [("5H 0.98", (100, 96)), ("5C 0.97", (110, 100)), ("5S 0.95", (120, 104)), ("JD 0.99", (400, 96))]
+    plates = label_plates(origins, 0.8, 960)
+    for i, a in enumerate(plates):
+        for b in plates[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    assert plates[3][:2] == (400, plates[3][1]) and plates[3][1] == plates[0][1]  # a label with room stays put

@@ -128,3 +128,53 @@ def test_zoom_regions_cover_the_cards_closer():
     spread = Detections([[10, 10, 110, 150], [1150, 800, 1270, 950]], None, None)
     tiles = zoom_regions(spread, 1280, 960)
     assert tiles == [(0, 0, 768, 576), (512, 384, 1280, 960)]  # only the tiles holding cards
+
+
+# ---------------------------------------------------------------- issue 17: warnings a player can use
+
+def _photo():
+    return photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+
+
+def test_many_unsure_stray_reads_are_one_warning_not_one_each():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    guesses = ["9C", "JD", "QD", "JS", "8C"]
+    strays = Detections([[900 + 60 * i, 850, 913 + 60 * i, 880] for i in range(5)], [0.4] * 5, [INDEX_CLASS] * 5,
+                        [CARD_INDEX[g] for g in guesses], [0.2] * 5, [CARD_INDEX["9H"]] * 5, [0.1] * 5)
+    result = interpret(Detections.concatenate([indices, strays]), cards, _photo(), "cloth")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    said = [w for w in result.warnings if "unsure corner read" in w]
+    assert said == ["ignored 5 unsure corner reads with no card around them "
+                    "(9C, 0.08; JD, 0.08; QD, 0.08; JS, 0.08; 8C, 0.08)"]
+
+
+def test_several_weak_lone_indices_are_one_warning():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    weak = Detections([[1000, 800, 1013, 830], [1100, 800, 1113, 830]], [0.3, 0.35], [INDEX_CLASS] * 2,
+                      [CARD_INDEX["KS"], CARD_INDEX["7S"]], [0.97, 0.97], [CARD_INDEX["KC"]] * 2, [0.01] * 2)
+    result = interpret(Detections.concatenate([indices, weak]), cards, _photo(), "keyboard")
+    said = [w for w in result.warnings if "with no card around" in w]
+    assert said == ["ignored 2 corner indices with no card around them (detector scores: KS 0.30, 7S 0.35)"]
+
+
+def test_unread_cards_are_numbered_for_the_player_to_name():
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    five = codes.index("5C")
+    keep = [i for i in range(len(indices)) if i // 2 != five]  # 5C's corners are not read at all
+    unread = Detections(indices.xyxy[keep], indices.confidence[keep], indices.class_id[keep], indices.card_id[keep],
+                        indices.card_confidence[keep], indices.runner_up_id[keep], indices.runner_up_confidence[keep])
+    result = interpret(unread, cards, _photo(), "unread")
+    assert len(result.unread_boxes) == 1
+    assert any(w.startswith("unread card 1 at [") and "has no readable index" in w for w in result.warnings)
+
+
+def test_a_group_of_five_is_said_to_be_a_three_player_deal_or_a_card_missed():
+    codes, card_boxes, index_boxes, _ = table("deal6")
+    drop = [i for i in range(len(codes)) if i != 0]
+    indices, cards = detections_for([codes[i] for i in drop], card_boxes[drop], [index_boxes[i] for i in drop])
+    result = interpret(indices, cards, _photo(), "deal6 missing one")
+    [five] = [w for w in result.warnings if "group of 5" in w]
+    assert "three-player deal" in five and "a card of it was not found" in five
