@@ -43,11 +43,12 @@ venv-run: $(VENV)/.run-stamp
 venv: $(VENV)/.test-stamp
 
 # The main job on the bundled model: count the show in every photo taken as the capture guide
-# asks, recognise the hard ones (hard_*: tight fans, 13-card rows, one card close up), and end
-# with one line judging every photo against its JSON sidecar.
+# asks, recognise the hard ones (hard_*: tight fans, 13-card rows, one card close up) and the real
+# photos (real_*: the real validation split, credited in sample_images/CREDITS.md), and end with
+# one line judging every photo against its JSON sidecar.
 demo: deps venv-run
 	@for f in sample_images/*.jpg; do \
-		case "$$(basename "$$f")" in hard_*) $(CRIB) recognize "$$f";; *) $(CRIB) show "$$f";; esac || exit $$?; echo; \
+		case "$$(basename "$$f")" in hard_*|real_*) $(CRIB) recognize "$$f";; *) $(CRIB) show "$$f";; esac || exit $$?; echo; \
 	done
 	@$(CRIB) samples sample_images
 

@@ -42,16 +42,24 @@ def recognizers():
 
 
 def test_there_are_sample_photos_with_sidecars_for_every_layout():
-    """A small set (<= 16 photos of ~300 KB at most): what a player shoots following the capture
-    guide first (by name), then the hard photos, named hard_..."""
+    """A small set (<= 19 photos of ~300 KB at most): what a player shoots following the capture
+    guide first (by name), then the hard photos, named hard_..., then real photos (real_...,
+    credited in sample_images/CREDITS.md as their CC BY 4.0 licence asks)."""
     layouts = {json.loads(p.read_text())["layout"] for p in _sidecars()}
-    assert 12 <= len(_sidecars()) <= 16
-    assert {"hand_starter", "two_hands_crib_starter", "deal6", "fan", "scatter"} <= layouts
+    assert 15 <= len(_sidecars()) <= 19
+    assert {"hand_starter", "two_hands_crib_starter", "deal6", "fan", "scatter", "real"} <= layouts
     names = [p.stem for p in _sidecars()]
-    hard = [n.startswith("hard_") for n in names]
-    assert 4 <= sum(hard) < len(names) and hard == sorted(hard)  # the guide's photos list first
+    kinds = [2 if n.startswith("real_") else 1 if n.startswith("hard_") else 0 for n in names]
+    assert kinds == sorted(kinds) and kinds.count(1) >= 4 and kinds.count(2) >= 3 and kinds.count(0) >= 8
     assert sorted(p.stem for p in SAMPLES.glob("*.jpg")) == names
     assert max(p.stat().st_size for p in SAMPLES.glob("*.jpg")) <= 330_000
+    credits = (SAMPLES / "CREDITS.md").read_text()
+    assert "CC BY 4.0" in credits and "cadyzedevelopmenthub" in credits
+    for sidecar in _sidecars():
+        if sidecar.stem.startswith("real_"):
+            annotation = json.loads(sidecar.read_text())
+            assert annotation["credit"].startswith("Card Detection dataset by cadyzedevelopmenthub")
+            assert f"real_{sidecar.stem[5:]}.jpg" in credits
 
 
 def test_sample_photos_are_read_by_the_committed_models(recognizers):
