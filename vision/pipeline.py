@@ -108,7 +108,7 @@ class Recognizer:
         looked = 0
         if self.look_again:
             indices, looked = second_look(self.classifier.run, pixels, card_boxes, indices, self.crop_size,
-                                          self.crop_margin)
+                                          self.crop_margin, min_score=self.thresholds.unread_card_score)
         t2 = time.perf_counter()
         result = self.interpret(indices, card_boxes, photo, name)
         t3 = time.perf_counter()

@@ -19,6 +19,7 @@ from vision import boxes
 from vision.classes import CARD_CODES, INDEX_CLASS, RANKS
 from vision.crops import crop_square, crops_to_tensor
 from vision.detections import Detections
+from vision.interpret import UNREAD_CARD_SCORE
 from vision.read import RunClassifier, softmax
 
 CARD_W, CARD_H = 200, 280  # the upright card (5:7, a poker card's 2.5 x 3.5 in)
@@ -50,15 +51,17 @@ class Look:
     pips: int | None
 
 
-def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = SURE_READ) -> np.ndarray:
-    """Indices (rows of ``card_boxes``) of the cards whose box holds no sure index read."""
+def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = SURE_READ,
+                     min_score: float = UNREAD_CARD_SCORE) -> np.ndarray:
+    """Indices (rows of ``card_boxes``) of the cards whose box holds no sure index read, among the
+    boxes the detector is sure enough of to report (``min_score``, as interpret reports unread ones)."""
     if len(card_boxes) == 0:
         return np.zeros(0, np.int64)
     read = indices.card_id >= 0
     sure_rows = read & (indices.confidence * indices.card_confidence >= sure)
     holds_sure = boxes.points_in_boxes(indices.centers[sure_rows], card_boxes.xyxy, tolerance=0.0).any(axis=0) \
         if sure_rows.any() else np.zeros(len(card_boxes), bool)
-    rows = np.flatnonzero(~holds_sure)
+    rows = np.flatnonzero(~holds_sure & (card_boxes.confidence >= min_score))
     return rows[np.argsort(-card_boxes.confidence[rows], kind="stable")][:MAX_LOOKS]
 
 
@@ -212,10 +215,11 @@ def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, marg
 
 
 def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: Detections, indices: Detections,
-                size: int, margin: float, sure: float = SURE_READ) -> tuple[Detections, int]:
+                size: int, margin: float, sure: float = SURE_READ,
+                min_score: float = UNREAD_CARD_SCORE) -> tuple[Detections, int]:
     """The index rows with the second look's reads added (and the first pass's unsure reads inside a
     card the second look read surely removed), and how many cards were looked at."""
-    rows = boxes_to_look_at(card_boxes, indices, sure)
+    rows = boxes_to_look_at(card_boxes, indices, sure, min_score)
     if len(rows) == 0:
         return indices, 0
     added, replaced = [], np.zeros(len(indices), bool)
