@@ -27,7 +27,9 @@ CARD = "card"        # a count that changes with one card of its group
 class Doubt:
     """One thing the player should confirm before the counts are pegged: ``card`` as read,
     ``message`` one line saying why. A count that depends on it names the ``group`` ("hand 1",
-    "crib"), its ``total`` as read, and the ``alternative`` reading with its ``alternative_total``."""
+    "crib"), its ``total`` as read, and the ``alternative`` reading with its ``alternative_total``.
+    The starter's own doubt (no group) says whether it was read ``unsure`` (``alternative``: its
+    runner-up, if any) and how many cards were ``unread`` when it was taken."""
 
     kind: str  # STARTER | CARD
     card: str
@@ -36,12 +38,16 @@ class Doubt:
     total: int | None = None
     alternative: str | None = None
     alternative_total: int | None = None
+    unsure: bool = True
+    unread: int = 0
 
     def as_json(self) -> dict:
         data: dict = {"kind": self.kind, "card": self.card, "message": self.message}
         if self.group is not None:
             data.update(group=self.group, total=self.total, alternative=self.alternative,
                         alternative_total=self.alternative_total)
+        else:
+            data.update(unsure=self.unsure, alternative=self.alternative, unread=self.unread)
         return data
 
 
@@ -65,8 +71,10 @@ def _starter_doubts(shown: PhotoShow) -> tuple[Doubt, ...]:
         reasons.append(f"taken while {cards} of the photo could not be read: the real starter may be one of them")
     if not reasons:
         return ()
-    found = [Doubt(STARTER, starter, f"check the starter {starter}: " + "; ".join(reasons))]
     other = _other_reading(shown, read)
+    unsure = read is not None and read.confirm
+    found = [Doubt(STARTER, starter, f"check the starter {starter}: " + "; ".join(reasons),
+                   alternative=read.runner_up if unsure else None, unsure=unsure, unread=unread)]
     if other is not None:
         for group in shown.groups:
             if group.show is None:

@@ -97,13 +97,22 @@ class PhotoShow:
         return None
 
     @property
+    def doubts(self):
+        """What the player should confirm before pegging (``companion.doubt.Doubt``): the starter
+        read unsure or taken while cards were unread, a count that changes with an unsure card."""
+        from companion.doubt import doubts  # it builds on this module
+
+        return doubts(self)
+
+    @property
     def warnings(self) -> tuple[str, ...]:
-        return (self.starter_warning,) * (self.starter_warning is not None) + self.count_warnings
+        return ((self.starter_warning,) * (self.starter_warning is not None)
+                + tuple(d.message for d in self.doubts) + self.count_warnings)
 
     def as_json(self) -> dict:
         return {"image": self.recognition.image, "starter": self.starter, "starter_source": self.starter_source,
                 "hands": [g.as_json() for g in self.groups], "warnings": list(self.warnings),
-                "recognition": self.recognition.as_json()}
+                "doubts": [d.as_json() for d in self.doubts], "recognition": self.recognition.as_json()}
 
 
 def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = None,

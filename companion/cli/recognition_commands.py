@@ -152,13 +152,9 @@ def run_show(args) -> int:
                            named=named)
     except StarterError as exc:
         raise CliError(f"--starter: {exc.reason}") from None
-    from companion.doubt import doubts
-
-    found = doubts(shown)
-    warnings = show_warnings(shown, found)
+    warnings = show_warnings(shown)
     if args.json:
-        json.dump({**shown.as_json(), "warnings": warnings, "doubts": [d.as_json() for d in found]},
-                  sys.stdout, indent=1)
+        json.dump({**shown.as_json(), "warnings": warnings}, sys.stdout, indent=1)
         print()
     else:
         print(format_show(shown, warnings))
@@ -183,9 +179,9 @@ def _named_cards(pairs: list[list[str]]) -> dict[int, str]:
     return named
 
 
-def show_warnings(shown, found=()) -> list[str]:
-    """The show's warnings, the starter's worded with the flag that supplies it, then the
-    doubts ``found`` (``companion.doubt``): what to confirm before pegging, one line each."""
+def show_warnings(shown) -> list[str]:
+    """The show's warnings, the starter's worded with the flag that supplies it, then its
+    doubts (``companion.doubt``): what to confirm before pegging, one line each."""
     from companion.photo import NO_STARTER
 
     if shown.starter_source == NO_STARTER:
@@ -194,7 +190,7 @@ def show_warnings(shown, found=()) -> list[str]:
         starter = [f"starter {shown.starter} from --starter (the photo shows {shown.starter_in_photo} apart)"]
     else:
         starter = []
-    return starter + [d.message for d in found] + list(shown.count_warnings)
+    return starter + [d.message for d in shown.doubts] + list(shown.count_warnings)
 
 
 def _missing_card_hint(shown, group) -> str:

@@ -4,7 +4,9 @@ player has confirmed it; corrections, and moving a card to a hand, the crib or t
 
 Nothing flagged is scored until the player confirms or corrects it: ``problems()`` lists what
 is left, and ``recognition()`` (the corrected ``vision.Recognition`` that ``count_show``
-counts) refuses while any remain.
+counts) refuses while any remain. Where the count to come doubts a card (``companion.doubt``: the
+starter taken while cards were unread, a total that changes with an unsure card's other
+reading), its flag says so: which count, and both totals.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from companion.doubt import Doubt, doubts
+from companion.photo import count_recognition
 from companion.ui.cardtext import card_text
 from vision import CardGroup, RecognizedCard, Recognition, Role
 
@@ -39,8 +43,11 @@ def group_label(role: Role, number: int) -> str:
 
 
 class Review:
-    def __init__(self, recognition: Recognition) -> None:
+    def __init__(self, recognition: Recognition, starter: str | None = None, all_crib: bool = False) -> None:
+        """``starter``, ``all_crib``: what the photo will be counted with (the game's starter once
+        cut; every group as a crib), so that the doubts are the coming count's."""
         self.source = recognition
+        self.starter, self.all_crib = starter, all_crib
         self.cards: list[ReviewCard] = []
         counters: Counter = Counter()
         group_of: dict[str, str] = {}
@@ -53,6 +60,8 @@ class Review:
                                          unsure=card.confirm, runner_up=card.runner_up))
         for box in recognition.unread_boxes:
             self.cards.append(ReviewCard(None, tuple(box), 0.0, "unknown 1", unsure=True))
+        self.chosen_starter = next((i for i, c in enumerate(self.cards) if c.group == "starter"), None)
+        self._doubts_for: tuple[list[ReviewCard], tuple[Doubt, ...]] | None = None
 
     # --- what the screen shows ----------------------------------------------------------------
     def duplicates(self) -> set[str]:
@@ -68,10 +77,37 @@ class Review:
             return "unread: tap it to name it, or leave it out"
         if card.code in self.duplicates():
             return f"{card_text(card.code)} is in the photo twice: correct one of them"
+        if about := self.doubts(index):
+            return _doubt_text(card, about)
         if card.unsure and not card.confirmed:
             also = f" (or {card_text(card.runner_up)}?)" if card.runner_up else ""
             return f"{card_text(card.code)}{also} read unsure: tap to confirm or correct"
         return None
+
+    def doubts(self, index: int) -> list[Doubt]:
+        """What the count to come doubts about card ``index`` while the player has not confirmed it."""
+        card = self.cards[index]
+        if card.code is None or card.confirmed or card.group == IGNORED:
+            return []
+        if self._doubts_for is None or self._doubts_for[0] != self.cards:
+            self._doubts_for = (list(self.cards), self._count_doubts())
+        return [d for d in self._doubts_for[1] if d.card == card.code]
+
+    def _count_doubts(self) -> tuple[Doubt, ...]:
+        """The doubts of the photo counted as it stands: cards not yet confirmed still unsure, and
+        the unread cards still weighing on the starter recognition chose until it is confirmed."""
+        chosen = self.chosen_starter
+        starter_unchecked = (chosen is not None and self.cards[chosen].group == "starter"
+                             and not self.cards[chosen].confirmed)
+        cards = tuple(RecognizedCard(c.code, c.confidence, c.box, c.unsure and not c.confirmed, c.runner_up)
+                      for c in self.cards if c.code and c.group != IGNORED)
+        groups = tuple(CardGroup(_role(label), tuple(codes)) for label, codes in self.groups().items())
+        draft = Recognition(self.source.image, self.source.width, self.source.height, cards, groups, (),
+                            unread_boxes=self.source.unread_boxes if starter_unchecked else ())
+        try:
+            return doubts(count_recognition(draft, self.starter, all_crib=self.all_crib))
+        except ValueError:  # nothing left to count
+            return ()
 
     def problems(self) -> list[str]:
         return [text for i in range(len(self.cards)) if (text := self.flagged(i))]
@@ -127,3 +163,21 @@ class Review:
 
 def _role(label: str) -> Role:
     return Role(label.split()[0])
+
+
+def _doubt_text(card: ReviewCard, about: list[Doubt]) -> str:
+    """The card's flag, e.g. "10♣ (or 9♣?) read unsure: hand 1 counts 8 with it, 6 if it is 9♣: tap to
+    confirm or correct"."""
+    also = f" (or {card_text(card.runner_up)}?)" if card.unsure and card.runner_up else ""
+    own = next((d for d in about if d.group is None), None)  # the starter's own doubt
+    if own is None:
+        head = f"{card_text(card.code)}{also} read unsure"
+    else:
+        why = [f"read unsure{also}"] if own.unsure else []
+        if own.unread:
+            cards = "1 card was" if own.unread == 1 else f"{own.unread} cards were"
+            why.append(f"chosen while {cards} unread (the starter may be one of them)")
+        head = f"Starter {card_text(card.code)} " + ", ".join(why)
+    counts = [f"{d.group} counts {d.total} with it, {d.alternative_total} if it is {card_text(d.alternative)}"
+              for d in about if d.group is not None]
+    return ": ".join([head, *(["; ".join(counts)] if counts else []), "tap to confirm or correct"])

@@ -208,13 +208,20 @@ class Companion:
             return str(path), decoded, recognition
         self.background["vision"].submit(job, done, failed)
 
+    def count_terms(self) -> tuple[str | None, bool]:
+        """What a photo is counted with now: the game's starter once cut, and whether every group
+        counts as a crib (the crib, not yet known, is next)."""
+        view = self.view
+        if view is None or view.phase != "show":
+            return None, False
+        nxt = view.next_show
+        return view.starter, bool(nxt and nxt["kind"] == "crib" and not nxt["cards"])
+
     def count(self, recognition, done: Done, failed: Failed = None) -> None:
-        """Count a reviewed photo (``companion.photo.count_recognition``) for the game: its rules, its
-        starter once cut, and every group counted as a crib when the crib (not yet known) is next."""
-        rules, view = self._rules(), self.view
-        starter = view.starter if view is not None and view.phase == "show" else None
-        nxt = view.next_show if view is not None and view.phase == "show" else None
-        all_crib = bool(nxt and nxt["kind"] == "crib" and not nxt["cards"])
+        """Count a reviewed photo (``companion.photo.count_recognition``) for the game: its rules and
+        ``count_terms``."""
+        rules = self._rules()
+        starter, all_crib = self.count_terms()
 
         def job():
             from companion.photo import count_recognition

@@ -39,6 +39,8 @@ def test_a_hand_whose_count_changes_with_an_unsure_card_is_flagged_with_both_tot
     assert (doubt.kind, doubt.card, doubt.group, doubt.total, doubt.alternative, doubt.alternative_total) == (
         CARD, "5H", "hand 1", 7, "6H", 2)
     assert doubt.message == "hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H"
+    assert shown.doubts == (doubt,) and shown.warnings == (doubt.message,)  # the library's words and JSON too
+    assert shown.as_json()["doubts"] == [doubt.as_json()]
 
 
 def test_a_suit_read_unsure_matters_only_where_the_suit_scores():
@@ -70,6 +72,7 @@ def test_a_starter_read_unsure_is_flagged_with_every_count_it_changes():
     found = doubts(shown)
     assert [(d.kind, d.card) for d in found] == [(STARTER, "2S")] * 3
     assert found[0].message == "check the starter 2S: read unsure (0.40, or 3S)" and found[0].group is None
+    assert (found[0].unsure, found[0].alternative, found[0].unread) == (True, "3S", 0)
     assert [(d.group, d.total, d.alternative, d.alternative_total) for d in found[1:]] == [
         ("hand 1", 7, "3S", 8), ("crib", 2, "3S", 4)]  # a pair of 2s; with the 3S two fifteens
 
@@ -79,7 +82,7 @@ def test_a_starter_taken_while_cards_are_unread_is_flagged():
     shown = count_show(_recognition((Role.HAND, ("3H", "7C", "4S", "KC")), (Role.HAND, ("4H", "KH", "AD", "2S")),
                                     (Role.CRIB, ("TS", "QD", "AH")), (Role.STARTER, ("9C",)), unread=[UNREAD] * 5))
     [doubt] = doubts(shown)
-    assert (doubt.kind, doubt.card) == (STARTER, "9C")
+    assert (doubt.kind, doubt.card, doubt.unsure, doubt.unread, doubt.group) == (STARTER, "9C", False, 5, None)
     assert doubt.message == ("check the starter 9C: taken while 5 cards of the photo could not be read: "
                              "the real starter may be one of them")
     one = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unread=[UNREAD]))
@@ -87,7 +90,8 @@ def test_a_starter_taken_while_cards_are_unread_is_flagged():
 
 
 def test_nothing_is_flagged_when_the_cards_are_sure_or_the_player_gave_the_starter():
-    assert doubts(count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",))))) == ()
+    sure = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",))))
+    assert doubts(sure) == () and sure.warnings == () and sure.as_json()["doubts"] == []
     given = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"2S": "3S"}, unread=[UNREAD]),
                        starter="2S")
     assert doubts(given) == ()
@@ -123,7 +127,8 @@ def test_crib_show_prints_each_doubt_as_a_warning_and_lists_them_in_json(unsure_
         "warning: hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H"]
     assert main(["show", unsure_photo, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [(d["kind"], d["card"]) for d in data["doubts"]] == [("starter", "2S"), ("card", "5H")]
+    assert data["doubts"][0] == {"kind": "starter", "card": "2S", "message": warnings[0][len("warning: "):],
+                                 "unsure": False, "alternative": None, "unread": 1}
     assert data["doubts"][1] == {"kind": "card", "card": "5H", "message": "hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H",
                                  "group": "hand 1", "total": 7, "alternative": "6H", "alternative_total": 2}
     assert data["doubts"][1]["message"] in data["warnings"]

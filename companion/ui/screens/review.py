@@ -1,6 +1,8 @@
 """Review: the photo with every recognised card boxed and named. Tap a card to correct it
 (the 13 x 4 picker), confirm it, or move it to a hand, the crib or the starter. Unsure, unread
-and duplicate cards stay red and listed until resolved; "Count" waits for them."""
+and duplicate cards stay red and listed until resolved; "Count" waits for them. A starter chosen
+while cards were unread, or a count that changes with an unsure card (both totals named), waits
+for the player too (``Review``, ``companion.doubt``)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ class ReviewScreen(CribScreen):
         recognition = self.context.get("recognition")
         if recognition is None:
             return
-        self.review = Review(recognition)
+        self.review = Review(recognition, *self.companion.count_terms())
         photo = self.context.get("photo")
         boxes = [c.box for c in recognition.cards] + list(recognition.unread_boxes)
         self.ids.photo.set_pixels(photo.pixels if photo is not None else None, (recognition.width, recognition.height),
@@ -57,7 +59,8 @@ class ReviewScreen(CribScreen):
         card = review.cards[index]
         actions = []
         if card.code and review.flagged(index):
-            actions.append((f"Yes, it is {T.card_text(card.code)}", lambda: self._change(review.confirm, index)))
+            yes = "Yes, the starter is" if card.group == "starter" else "Yes, it is"
+            actions.append((f"{yes} {T.card_text(card.code)}", lambda: self._change(review.confirm, index)))
         for group in review.group_choices():
             if group != card.group:
                 actions.append((f"To {group}" if group != IGNORED else "Leave out",
