@@ -13,6 +13,7 @@ from companion.rules.play import GO
 from companion.game.errors import EntryError
 
 DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
+_DECK = tuple(Card.parse(r + s) for s in "CDHS" for r in "A23456789TJQK")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,30 @@ class Deal:
             return PlayAward(None, 0, ())
         last = next(e for e in reversed(self.pegging.events) if e.card is not None)
         return PlayAward(self.seat(last.player), points, (GO,))
+
+    def go_doubt(self) -> str | None:
+        """Why a go now, by the player to act, can never be right, from what the game knows; None
+        when it may be right.
+
+        A go is right only when none of the player's cards fits (count + value <= 31). The hands
+        are not known, but how many cards the player still holds is (4 less those laid), and so
+        are the cards seen (laid, the starter, the crib when typed). A go can never be right when
+        fewer unseen cards are too big for the room left (value > 31 - count) than the player
+        holds. Every card is worth 10 or less, so at a count of 21 or less any card fits."""
+        seat, count = self.to_act, self.pegging.count
+        held = 4 - len(self.laid[seat])
+        if held <= 0:
+            return None
+        room = 31 - count
+        holding = f"holding {held} card{'s' * (held > 1)}"
+        if room >= 10:
+            return (f"{holding} at count {count}: any card fits (31 - {count} = {room}, "
+                    "and no card is worth more than 10)")
+        too_big = sum(1 for c in _DECK if c.value > room and c not in self.seen)
+        if too_big < held:
+            return (f"{holding} at count {count}: only {too_big} card(s) not yet seen are worth more "
+                    f"than {room} (31 - {count}), so one of them fits")
+        return None
 
     def preview_lay(self, card: Card) -> PlayAward:
         """What laying ``card`` would earn, without laying it."""

@@ -145,6 +145,7 @@ class Game:
         self._claim(index, kind, seat, counted.total, entry.claim, counted.spoken)
 
     def _muggins(self, entry: Muggins, index: int) -> None:
+        self._seat(entry.by, "by")
         offer = self._open_offer(entry.offer)
         if entry.by not in offer.callers:
             raise EntryError(f"{self.players[entry.by]} may not call muggins on {self.players[offer.seat]}: "

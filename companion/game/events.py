@@ -15,7 +15,7 @@ from companion.rules import Card, RuleSet
 from companion.rules.cards import CardParseError
 
 from companion.game.errors import EntryError
-from companion.game.setup import rules_as_json, rules_from_json
+from companion.game.setup import player_names, rules_as_json, rules_from_json
 
 
 # --- field readers: each names the field that is wrong -------------------------------------
@@ -99,14 +99,12 @@ class NewGame(Entry):
 
     @classmethod
     def from_json(cls, data: dict) -> "NewGame":
-        players = data.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise EntryError(f"players: expected a list of names, got {players!r}")
+        players = player_names(data.get("players"))
         cut = data.get("dealer_cut")
         count_first = data.get("count_first")
         if count_first is not None and not isinstance(count_first, bool):
             raise EntryError(f"count_first: expected true or false, got {count_first!r}")
-        return cls(tuple(players), rules_from_json(data.get("rules")), _int(data, "first_dealer"),
+        return cls(players, rules_from_json(data.get("rules")), _int(data, "first_dealer"),
                    None if cut is None else _cards(cut, "dealer_cut"), count_first)
 
 
@@ -290,7 +288,8 @@ def entry_from_json(data: Any) -> Entry:
     """Parse one entry object; EntryError names the bad field."""
     if not isinstance(data, dict):
         raise EntryError(f"an entry must be a JSON object, got {data!r}")
-    cls = ENTRY_TYPES.get(data.get("type"))
+    kind = data.get("type")
+    cls = ENTRY_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EntryError(f"type: unknown entry type {data.get('type')!r} (known: {', '.join(ENTRY_TYPES)})")
     return cls.from_json(data)

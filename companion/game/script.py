@@ -17,11 +17,8 @@ from typing import Any
 
 from companion.game.errors import EntryError, GameError, ScriptError
 from companion.game.session import GameSession
+from companion.game.script_check import DEAL_FIELDS, STAGES, check_script
 from companion.game.setup import seat_of
-
-TOP_FIELDS = {"players", "rules", "short", "first_dealer", "dealer_cut", "deals", "title", "comment"}
-DEAL_FIELDS = {"discards", "blind", "cut", "heels", "play", "show", "penalties", "comment"}
-STAGES = ("discards", "cut", "play", "show")
 
 
 @dataclass
@@ -43,15 +40,23 @@ def load_script(path: str | Path) -> dict:
 
 
 def run_script(data: Any, store=None) -> ScriptRun:
-    """Play a script; ScriptError names the first wrong entry ("deal 3, play[4]: ...")."""
-    if not isinstance(data, dict):
-        raise ScriptError("script: expected a JSON object with players, rules and deals")
-    unknown = set(data) - TOP_FIELDS
-    if unknown:
-        raise ScriptError(f"{sorted(unknown)[0]}: unknown field (fields: {', '.join(sorted(TOP_FIELDS))})")
-    players = data.get("players")
-    if not isinstance(players, list):
-        raise ScriptError(f"players: expected a list of 2, 3 or 4 names, got {players!r}")
+    """Play a script; ScriptError names the first wrong entry ("deal 3, play[4]: ...").
+
+    Every field's type is checked before anything is played, and the game is played in memory:
+    only a script that plays to its end is stored (in one transaction), so a refused one leaves
+    nothing behind."""
+    check_script(data)
+    run = _play(data)
+    if store is not None:
+        session = run.session
+        game_id = store.create(session.journal[0], GameSession._summary(session.game), session.journal[1:])
+        store.lock(game_id)
+        run.session = GameSession(session.journal, store, game_id)
+    return run
+
+
+def _play(data: dict) -> ScriptRun:
+    players = data["players"]
     cut = data.get("dealer_cut")
     if isinstance(cut, dict):
         try:
@@ -60,7 +65,7 @@ def run_script(data: Any, store=None) -> ScriptRun:
             raise ScriptError(f"dealer_cut: no card for {exc.args[0]}") from None
     try:
         session = GameSession.new(players, data.get("rules"), first_dealer=data.get("first_dealer"),
-                                  dealer_cut=cut, short=bool(data.get("short", False)), store=store)
+                                  dealer_cut=cut, short=data.get("short", False))
     except GameError as exc:
         raise ScriptError(str(exc)) from None
     deals = data.get("deals")

@@ -8,6 +8,7 @@ so the journal only ever grows. A session that writes a stored game holds its lo
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Callable, Sequence
 
@@ -22,7 +23,7 @@ from companion.game.events import (
 from companion.game.history import History, walk
 from companion.game.journal import Store
 from companion.game.records import LogLine
-from companion.game.setup import card, cards, dealer_by_cut, make_rules, seat_of
+from companion.game.setup import card, cards, dealer_by_cut, make_rules, player_names, seat_of
 from companion.game.view import GameView, build_view
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,9 @@ class GameSession:
         """A new game: players in seating order (clockwise); the first dealer chosen or by cut.
         ``count_first``: show each count before the player claims it (default: only when muggins
         is off; with muggins on the player claims first, then the count is shown)."""
-        players = tuple(players)
+        players = player_names(players)
+        if not isinstance(short, bool):
+            raise EntryError(f"short: expected true or false, got {short!r}")
         cut = cards(dealer_cut, "dealer_cut") if dealer_cut is not None else None
         if cut is not None and len(cut) == len(players):
             dealer = dealer_by_cut(cut)
@@ -146,6 +149,49 @@ class GameSession:
             raise EntryError(f"a go cannot come now: the game is at the {self.game.phase}")
         return self.game.deal.preview_go()
 
+    def go_doubt(self) -> str | None:
+        """Why a go by the player to act now can never be right (to question before it is
+        recorded), or None; ``Deal.go_doubt`` says when."""
+        if self.game.phase != "play" or self.game.over:
+            return None
+        reason = self.game.deal.go_doubt()
+        who = self.game.players[self.game.deal.to_act]
+        return None if reason is None else f"{who} says go {reason}: a go cannot be right here"
+
+    def correct_card(self, wrong: Card | str, right: Card | str) -> int:
+        """The players say a card the game holds for this deal was really another: ``wrong`` (in
+        the discards, the cut, the play or a count of the show) is ``right``. The deal is played
+        again with the change first (refused with the reason, nothing changed, when it does not
+        play), then the journal says it as it happened: the deal's entries are undone, forgotten
+        and recorded again with ``right``. Returns how many entries were recorded again."""
+        wrong, right = card(wrong, "wrong"), card(right, "right")
+        if self.history.undone:
+            raise RedoPendingError(f"{len(self.history.undone)} undone entries wait for redo: redo them, "
+                                   "or forget them, before a correction")
+        in_force = self.history.in_force
+        start = max((i for i, e in enumerate(in_force) if isinstance(e, Discard)), default=None)
+        if start is None or self.game.deal is None:
+            raise EntryError("correct: no deal has started")
+        again = [_with_card(entry, wrong, right) for entry in in_force[start:]]
+        if again == in_force[start:]:
+            raise EntryError(f"correct: {wrong} is not among this deal's cards")
+        try:
+            replay(in_force[:start] + again)
+        except EntryError as exc:
+            raise EntryError(f"correct: with {right} for {wrong} the deal does not play: "
+                             f"{str(exc).split(': ', 1)[-1]}") from None
+        listeners, self._listeners = self._listeners, []  # one change for the screens, not dozens
+        try:
+            for _ in again:
+                self.undo()
+            self.forget_undone()
+            for entry in again:
+                self.record(entry)
+        finally:
+            self._listeners = listeners
+        self._changed()
+        return len(again)
+
     # --- history --------------------------------------------------------------------------------------
     def undo(self) -> None:
         self._history_entry(Undo())
@@ -229,3 +275,17 @@ class GameSession:
         from companion.game.transfer import export_game
 
         return export_game(self.journal, self.game)
+
+
+def _with_card(entry: Entry, wrong: Card, right: Card) -> Entry:
+    """``entry`` with card ``wrong`` replaced by ``right`` (the entry itself when it has no such card)."""
+    def swap(value):
+        if value == wrong:
+            return right
+        if isinstance(value, tuple):
+            return tuple(swap(v) for v in value)
+        return value
+    if isinstance(entry, (Discard, Cut, Lay, ShowCount)):
+        changes = {f: swap(getattr(entry, f)) for f in ("cards", "blind", "starter", "card") if hasattr(entry, f)}
+        return dataclasses.replace(entry, **changes)
+    return entry

@@ -13,6 +13,64 @@ SHORT_TARGET = 61
 RULE_FIELDS = ("target", "muggins", "skunk_line", "double_skunk_line", "game_points", "match_games", "lowball")
 
 
+# --- type checks: every field read from a script or an export is checked before it is used ---
+def whole(value: Any, field: str, minimum: int = 0) -> int:
+    """A whole number >= ``minimum`` (a JSON true/false is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise EntryError(f"{field}: expected a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def text(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise EntryError(f"{field}: expected text, got {value!r}")
+    return value
+
+
+def flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise EntryError(f"{field}: expected true or false, got {value!r}")
+    return value
+
+
+def player_names(players: Any, field: str = "players") -> tuple[str, ...]:
+    """2, 3 or 4 distinct non-empty names (the count is checked with the game)."""
+    if not isinstance(players, (list, tuple)):
+        raise EntryError(f"{field}: expected a list of 2, 3 or 4 names, got {players!r}")
+    for seat, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise EntryError(f"{field}[{seat}]: a player's name is text, got {name!r}")
+    return tuple(players)
+
+
+def _game_points(points: Any) -> GamePoints:
+    if isinstance(points, GamePoints):
+        return points
+    if not isinstance(points, (list, tuple)) or len(points) not in (2, 3):
+        raise EntryError(f"rules.game_points: expected [win, skunk] or [win, skunk, double skunk], got {points!r}")
+    win, skunk = (whole(p, f"rules.game_points[{i}]", 1) for i, p in enumerate(points[:2]))
+    double = points[2] if len(points) == 3 else None
+    return GamePoints(win, skunk, None if double is None else whole(double, "rules.game_points[2]", 1))
+
+
+def _rule_change(key: str, value: Any) -> Any:
+    """One RuleSet field from a script or the app, its type checked."""
+    if key == "muggins":
+        if isinstance(value, MugginsMode):
+            return value
+        choices = ", ".join(m.value for m in MugginsMode)
+        if not isinstance(value, str) or value not in {m.value for m in MugginsMode}:
+            raise EntryError(f"rules.muggins: expected one of {choices}, got {value!r}")
+        return MugginsMode(value)
+    if key == "game_points":
+        return _game_points(value)
+    if key == "lowball":
+        return flag(value, "rules.lowball")
+    if key == "double_skunk_line" and value is None:
+        return None
+    return whole(value, f"rules.{key}", 1 if key in ("target", "match_games") else 0)
+
+
 def make_rules(spec: RuleSet | str | dict | None = None, short: bool = False) -> RuleSet:
     """``spec``: a RuleSet, a preset name, or ``{"preset": "acc", <RuleSet field>: value, ...}``.
 
@@ -28,13 +86,13 @@ def make_rules(spec: RuleSet | str | dict | None = None, short: bool = False) ->
         if not isinstance(spec, dict):
             raise EntryError(f"rules: expected a preset name or an object, got {spec!r}")
         name = spec.get("preset", "acc")
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             raise EntryError(f"rules.preset: unknown rule set {name!r} (choose from {', '.join(PRESETS)})")
         base = PRESETS[name]
         unknown = set(spec) - {"preset", *RULE_FIELDS}
         if unknown:
             raise EntryError(f"rules: unknown field {sorted(unknown)[0]!r} (fields: preset, {', '.join(RULE_FIELDS)})")
-        changes = {k: v for k, v in spec.items() if k != "preset"}
+        changes = {k: _rule_change(k, v) for k, v in spec.items() if k != "preset"}
     if short:
         changes.setdefault("target", SHORT_TARGET)
     try:
@@ -108,6 +166,7 @@ def dealer_by_cut(cut: Sequence[Card]) -> int:
 
 def check_new_game(new) -> None:
     """The players, first dealer, rules and cut for deal of a NewGame make sense together."""
+    player_names(new.players)
     n = len(new.players)
     if n not in (2, 3, 4):
         raise EntryError(f"players: cribbage here is for 2, 3 or 4 players, got {n}")
@@ -137,16 +196,13 @@ def rules_as_json(rules: RuleSet) -> dict:
 def rules_from_json(data: Any) -> RuleSet:
     if not isinstance(data, dict):
         raise EntryError(f"rules: expected an object, got {data!r}")
+    missing = [key for key in ("name", *RULE_FIELDS) if key not in data]
+    if missing:
+        raise EntryError(f"rules: missing field {missing[0]}")
     try:
-        points = data["game_points"]
-        if not (isinstance(points, list) and len(points) == 3):
-            raise EntryError("rules.game_points: expected [win, skunk, double skunk or null]")
-        return RuleSet(str(data["name"]), target=int(data["target"]), muggins=MugginsMode(data["muggins"]),
-                       skunk_line=int(data["skunk_line"]),
-                       double_skunk_line=None if data["double_skunk_line"] is None else int(data["double_skunk_line"]),
-                       game_points=GamePoints(*points), match_games=int(data["match_games"]),
-                       lowball=bool(data["lowball"]))
-    except KeyError as exc:
-        raise EntryError(f"rules: missing field {exc.args[0]}") from None
+        return RuleSet(text(data["name"], "rules.name"),
+                       **{key: _rule_change(key, data[key]) for key in RULE_FIELDS})
     except (TypeError, RuleSetError, ValueError) as exc:
+        if isinstance(exc, EntryError):
+            raise
         raise EntryError(f"rules: {exc}") from None

@@ -18,7 +18,8 @@ HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
   cut JH [heels N]                   the starter (heels N: what the dealer claims for his heels)
   5H [claim N] | lay 5H [claim N]    the player to act lays a card and claims its points (no claim: the
                                      points proposed when counts are shown first, else none)
-  go [claim N]                       the player to act says go (claim: the go point it ends the count with)
+  go [claim N]                       the player to act says go (claim: the go point it ends the count with);
+                                     a go that cannot be right is questioned: go! records it as said
   show [CARDS] [claim N] [photo P]   the next count of the show (cards known from the play need not be typed);
                                      when counts are shown after the claim, claim first: the count follows
   muggins NAME [OFFER] | decline [OFFER]
@@ -238,8 +239,12 @@ class Terminal:
             if len(rest) != 1:
                 raise GameError("cut: give the starter card, e.g. cut JH")
             return session.cut(rest[0], _int(options.get("heels"), "heels"))
-        if verb == "go":
+        if verb in ("go", "go!"):
             _, options = _options(args, ("claim",))
+            doubt = session.go_doubt() if verb == "go" else None
+            if doubt:  # asked, not recorded: the player lays a card, or insists with "go!"
+                self.say(f"question: {doubt}. Lay a card, or type 'go!' to record the go as said.")
+                return None
             return self._played(session.go(session.view().said(_int(options.get("claim"), "claim"))))
         if verb == "show":
             rest, options = _options(args, ("claim", "photo"))

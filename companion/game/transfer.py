@@ -55,8 +55,11 @@ def parse_export(data: Any) -> list[Entry]:
     except EntryError as exc:
         raise GameFileError(f"the game does not replay: {exc}") from None
     players = data.get("players")
-    if players is not None and list(players) != list(game.players):
+    if players is not None and (not isinstance(players, list) or players != list(game.players)):
         raise GameFileError(f"players: {players} does not match the game's {list(game.players)}")
+    rules = data.get("rules")
+    if rules is not None and rules != game.setup.as_json()["rules"]:
+        raise GameFileError(f"rules: {rules!r} does not match the game's (its new-game entry)")
     return entries
 
 
