@@ -39,7 +39,7 @@ def register(subparsers) -> None:
     synth.add_argument("--samples", action="store_true", help="write the curated sample photos (Kennard deck) instead")
     synth.set_defaults(handler=_synth)
 
-    train = subparsers.add_parser("train", help="train the detector and classifier from scratch, export ONNX")
+    train = subparsers.add_parser("train", help="train the detector and the index reader from scratch, export ONNX")
     train.add_argument("--out", type=Path, default=None,
                        help="where the ONNX models go (default models/; with --quick build/train-quick/models; "
                             "with --resume-from build/train/candidate)")
@@ -51,14 +51,20 @@ def register(subparsers) -> None:
     train.add_argument("--resume-from", type=Path, default=None, metavar="CHECKPOINT",
                        help="continue the detector from this checkpoint (e.g. models/train/detector_last.pt) on "
                             "fresh scenes instead of training from scratch; with --only classifier, continue "
-                            "the classifier from this classifier.onnx; needs --epochs")
+                            "the classifier from this classifier.onnx (the reader, or the CNN of models v1-v3, "
+                            "as models.json beside it says); needs --epochs")
+    train.add_argument("--real", action="store_true",
+                       help="with --resume-from CHECKPOINT.pt: continue the detector on the real photos' train split "
+                            "beside rendered v3 scenes (seeds 9, 10) instead of renders only")
     train.add_argument("--epochs", type=_positive, default=None, help="epochs of the continuation (with --resume-from)")
     train.add_argument("--images", type=_positive, default=None,
-                       help="scenes rendered for the continuation (default 6000 for the detector, 1200 for the classifier)")
+                       help="scenes rendered for the continuation (default 6000 for the detector, 1000 beside the "
+                            "real photos with --real, 1200 for the classifier)")
     train.add_argument("--threads", type=int, default=None,
-                       help="torch threads for the detector (default 2; 1 is faster while the other core is busy, "
+                       help="torch threads for training (default 2; 1 is faster while the other core is busy, "
                             "see bench/train_speed.py)")
-    train.add_argument("--data-seed", type=int, default=5, help="dataset seed of the continuation's scenes, 5..20 (default 5)")
+    train.add_argument("--data-seed", type=int, default=None,
+                       help="dataset seed of the continuation's scenes, 5..20 (default 5)")
     train.set_defaults(handler=_train)
 
 
@@ -97,9 +103,19 @@ def _train(args) -> int:
     if args.threads is not None:
         if args.threads < 1:
             raise CliError(f"--threads must be at least 1, got {args.threads}")
-        recipe = replace(recipe, detector=replace(recipe.detector, threads=args.threads))
+        recipe = replace(recipe, detector=replace(recipe.detector, threads=args.threads),
+                         classifier=replace(recipe.classifier, threads=args.threads))
     if (args.resume_from is None) != (args.epochs is None):
         raise CliError("--resume-from and --epochs go together")
+    if args.real:
+        if args.resume_from is None:
+            raise CliError("--real continues the detector: give --resume-from CHECKPOINT.pt --epochs N "
+                           "(a run from scratch uses the real photos for the classifier whenever they are present)")
+        if args.only == "classifier":
+            raise CliError("--real is for the detector; the classifier uses the real photos whenever they are present")
+        if args.data_seed is not None:
+            raise CliError("--data-seed does not apply with --real: its rendered scenes are seeds 9 and 10")
+    data_seed = 5 if args.data_seed is None else args.data_seed
     steps = (args.only,) if args.only else ("detector", "classifier")
 
     def log(message: str) -> None:
@@ -112,15 +128,25 @@ def _train(args) -> int:
         if not args.resume_from.is_file():
             raise FileNotFoundError(f"--resume-from: no checkpoint at {args.resume_from}")
         if args.only == "classifier":
+            if args.resume_from.suffix != ".onnx":
+                raise CliError(f"--resume-from: the classifier continues from its exported .onnx "
+                               f"(e.g. models/classifier.onnx), got {args.resume_from}")
             # --resume-from names the exported classifier.onnx; --images counts rendered scenes.
-            plan = pipeline.ClassifierContinuation(args.resume_from, args.epochs, seed=args.data_seed,
-                                                   val_seed=args.data_seed + 1,
+            plan = pipeline.ClassifierContinuation(args.resume_from, args.epochs, seed=data_seed,
+                                                   val_seed=data_seed + 1,
                                                    **({"scenes": args.images} if args.images else {}))
             accuracy = pipeline.continue_classifier(plan, out, work, recipe, log=log, progress=progress_bar)
             print(f"classifier written to {out / 'classifier.onnx'}; val accuracy {accuracy:.4f}")
             return 0
-        plan = pipeline.Continuation(args.resume_from, args.epochs, seed=args.data_seed,
-                                     **({"images": args.images} if args.images else {}))
+        if args.resume_from.suffix != ".pt":
+            raise CliError(f"--resume-from: the detector continues from a .pt checkpoint "
+                           f"(e.g. models/train/detector_last.pt), got {args.resume_from}")
+        if args.real:
+            plan = pipeline.real_continuation(args.resume_from, args.epochs,
+                                              **({"images": args.images} if args.images else {}))
+        else:
+            plan = pipeline.Continuation(args.resume_from, args.epochs, seed=data_seed,
+                                         **({"images": args.images} if args.images else {}))
         weights = pipeline.continue_detector(plan, out, work, recipe, log=log, progress=progress_bar)
         print(f"detector written to {out / 'detector.onnx'}; checkpoint {weights}")
         return 0

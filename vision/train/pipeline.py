@@ -2,6 +2,10 @@
 
 Seeds: detector train scenes 1, detector val scenes 2, classifier train crops 3, classifier val
 crops 4. Evaluation uses other seeds (bench: its own), never these.
+
+The classifier is the models-v4 reader (``vision.train.reader``: EfficientNet-Lite0 pretrained,
+from the installed wheel) on rendered crops plus the real photos' train split when they are
+present (``vision.train.real_cards``); the real validation split is only measured, never trained on.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +22,18 @@ from vision.classes import CARD_CODES, DETECTOR_CLASSES
 from vision.crops import CROP_MARGIN, CROP_SIZE
 from vision.train.classifier import ClassifierRecipe
 from vision.train.detector import DetectorRecipe, FinetuneStage
+from vision.train.reader import READER_SIZE
 
 SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
-MODEL_VERSION = "3"
+MODEL_VERSION = "4"
+# models.json "arch" of the classifier: the reader of models v4, or the small CNN of v1-v3
+# (a models.json without "arch" is one of those).
+READER_ARCH, CNN_ARCH = "efficientnet-lite0-cut10", "cnn7"
+# The reader's optimiser settings as vision/train/train_reader.py runs them.
+READER_RECIPE = ClassifierRecipe(epochs=8, batch=128, lr=2e-3, weight_decay=1e-4)
+CNN_RECIPE = ClassifierRecipe()  # models v3's classifier (a --resume-from of one continues with it)
+# A --real detector continuation renders this many v3 scenes beside the real photos (real_mix's default).
+REAL_MIX_IMAGES = 1000
 
 
 @dataclass(frozen=True)
@@ -28,28 +41,32 @@ class TrainRecipe:
     detector_images: int = 3000
     detector_val_images: int = 160
     detector_longest: int = 640  # detector scenes are rendered at about the size the detector sees
-    crop_scenes: int = 2400
+    crop_scenes: int = 500
     crop_val_scenes: int = 120
-    crops_per_index: int = 2
+    crops_per_index: int = 1
     decks: tuple[str, ...] | None = None  # None: every training deck
+    crop_mix: str = "v3"  # the rendered crops' data mix (jittered as models v2's detector erred)
+    real_photos: int | None = None  # real photos used of each split side (None: all of them)
+    real_val_images: int = 60  # rendered val scenes of a --real detector continuation (real_mix's default)
     detector: DetectorRecipe = field(default_factory=DetectorRecipe)
-    classifier: ClassifierRecipe = field(default_factory=ClassifierRecipe)
+    classifier: ClassifierRecipe = READER_RECIPE
 
 
 FULL = TrainRecipe()
 QUICK = TrainRecipe(
     detector_images=6, detector_val_images=2, detector_longest=256, crop_scenes=3, crop_val_scenes=1,
-    crops_per_index=1, decks=("kennard",),
+    crops_per_index=1, decks=("kennard",), real_photos=4, real_val_images=2,
     detector=DetectorRecipe(imgsz=128, epochs=1, batch=4, cache=False, mosaic=0.0, close_mosaic=0,
                             finetune=(FinetuneStage(2, 0.001, 0.5, stop_after=1),)),
-    classifier=ClassifierRecipe(epochs=1, batch=32),
+    classifier=replace(READER_RECIPE, epochs=1, batch=32),
 )
 
 
 def write_models_json(out: Path, recipe: TrainRecipe, extra: dict | None = None) -> Path:
     info = {
         "detector": {"file": "detector.onnx", "imgsz": recipe.detector.imgsz, "classes": list(DETECTOR_CLASSES)},
-        "classifier": {"file": "classifier.onnx", "imgsz": CROP_SIZE, "margin": CROP_MARGIN, "classes": list(CARD_CODES)},
+        "classifier": {"file": "classifier.onnx", "arch": READER_ARCH, "imgsz": READER_SIZE, "margin": CROP_MARGIN,
+                       "classes": list(CARD_CODES)},
         "version": MODEL_VERSION,
         "trained": datetime.date.today().isoformat(),
     }
@@ -87,23 +104,37 @@ def run(out: Path, work: Path, recipe: TrainRecipe = FULL, log=print, progress=N
         export_detector(weights, out / "detector.onnx", recipe.detector.imgsz, work)
         log(f"detector trained in {report['detector_train_s']} s -> {out / 'detector.onnx'}")
     if "classifier" in steps:
+        from vision.train.crops_data import MEASURED_JITTER
+        from vision.train.reader import build_reader, export_reader
+
         t = time.time()
-        train_npz = crops_data.build_crops(work / "crops_train.npz", recipe.crop_scenes, SEED_CROPS_TRAIN,
-                                           recipe.crops_per_index, progress=progress)
-        val_npz = crops_data.build_crops(work / "crops_val.npz", recipe.crop_val_scenes, SEED_CROPS_VAL, 1,
-                                         progress=progress)
+        rendered = crops_data.build_crops(work / f"crops{READER_SIZE}_{recipe.crop_mix}_s{SEED_CROPS_TRAIN}.npz",
+                                          recipe.crop_scenes, SEED_CROPS_TRAIN, recipe.crops_per_index,
+                                          progress=progress, mix=recipe.crop_mix, jitter=MEASURED_JITTER,
+                                          crop_size=READER_SIZE)
+        val_npz = crops_data.build_crops(work / f"crops{READER_SIZE}_val_{recipe.crop_mix}_s{SEED_CROPS_VAL}.npz",
+                                         recipe.crop_val_scenes, SEED_CROPS_VAL, 1, progress=progress,
+                                         mix=recipe.crop_mix, jitter=MEASURED_JITTER, crop_size=READER_SIZE)
+        rendered_set, val_set = np.load(rendered), np.load(val_npz)
+        crops, labels, real_val = _with_real_crops(rendered_set["crops"], rendered_set["labels"], recipe, log)
         report["crops_data_s"] = round(time.time() - t, 1)
-        train_set, val_set = np.load(train_npz), np.load(val_npz)
-        log(f"classifier data: {len(train_set['labels'])} train crops, {len(val_set['labels'])} val crops "
-            f"in {report['crops_data_s']} s")
+        log(f"classifier data: {len(labels)} train crops ({len(rendered_set['labels'])} rendered), "
+            f"{len(val_set['labels'])} rendered val crops in {report['crops_data_s']} s")
         t = time.time()
-        model, accuracy = clf.train_classifier(train_set["crops"], train_set["labels"], recipe.classifier,
-                                               val=(val_set["crops"], val_set["labels"]), log=log)
+        model, accuracy = clf.train_classifier(crops, labels, recipe.classifier, val=(val_set["crops"], val_set["labels"]),
+                                               log=log, start=build_reader(pretrained=True))
         report["classifier_train_s"] = round(time.time() - t, 1)
         report["classifier_val_accuracy"] = accuracy
-        clf.export_classifier(model, out / "classifier.onnx")
-        log(f"classifier trained in {report['classifier_train_s']} s, val accuracy {accuracy}")
-    write_models_json(out, recipe)
+        export_reader(model, out / "classifier.onnx")
+        message = f"classifier trained in {report['classifier_train_s']} s, rendered val accuracy {accuracy}"
+        if real_val is not None:
+            report["classifier_real_val_accuracy"] = clf.evaluate(model, *real_val)
+            message += f", real val accuracy {report['classifier_real_val_accuracy']:.4f}"
+        log(message)
+    # A one-model run keeps the other model's entry: its file in ``out`` is still the old one.
+    previous = json.loads((out / "models.json").read_text()) if (out / "models.json").is_file() else {}
+    write_models_json(out, recipe, {name: previous[name] for name in ("detector", "classifier")
+                                    if name not in steps and name in previous})
     (work / "train_report.json").write_text(json.dumps(report, indent=2))
     return report
 
@@ -112,7 +143,10 @@ def run(out: Path, work: Path, recipe: TrainRecipe = FULL, log=print, progress=N
 class Continuation:
     """More detector training from a checkpoint (a committed ``models/train/detector_last.pt``)
     on a freshly rendered scene set: ``images`` scenes of dataset ``seed`` (5-20 are kept for
-    continuations; 1-4 are the recipe's, evaluation seeds are far above)."""
+    continuations; 1-4 are the recipe's, evaluation seeds are far above).
+
+    ``real``: on the real photos' train split beside ``images`` rendered v3 scenes instead, as
+    ``vision/train/real_mix.py`` trains (its data, its seeds 9 and 10); see ``real_continuation``."""
 
     weights: Path
     epochs: int
@@ -122,6 +156,12 @@ class Continuation:
     lrf: float = 0.1
     stop_after: int | None = None
     name: str = "detector_continue"
+    real: bool = False
+
+
+def real_continuation(weights: Path, epochs: int, images: int = REAL_MIX_IMAGES) -> Continuation:
+    """A ``real`` continuation with real_mix's schedule (lr 0.001 -> x0.1) and run name."""
+    return Continuation(weights, epochs, images=images, lr0=0.001, lrf=0.1, name="detector_real", real=True)
 
 
 def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
@@ -136,12 +176,21 @@ def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRe
     if not 5 <= plan.seed <= 20:
         raise ValueError(f"continuation seed {plan.seed}: use 5..20 (1-4 are the recipe's own sets)")
     t = time.time()
-    write_dataset(work / "det_val", recipe.detector_val_images, SEED_DETECTOR_VAL, decks=recipe.decks,
-                  longest=recipe.detector_longest, mixed=True, progress=progress)
-    data = write_dataset(work / f"det_train_s{plan.seed}", plan.images, plan.seed, decks=recipe.decks,
-                         longest=recipe.detector_longest, mixed=True, progress=progress)
-    data.write_text(data.read_text().replace("val: images", f"val: {(work / 'det_val' / 'images').resolve()}"))
-    log(f"continuation data: {plan.images} scenes (seed {plan.seed}) in {time.time() - t:.0f} s")
+    if plan.real:
+        from vision.train.real_cards import photos_of
+        from vision.train.real_mix import build_data
+
+        # photos_of raises one clear error when the photos are missing, before anything is rendered
+        data = build_data(work, plan.images, recipe.real_val_images, log=log,
+                          photos=_some(photos_of("train"), recipe.real_photos))
+    else:
+        write_dataset(work / "det_val", recipe.detector_val_images, SEED_DETECTOR_VAL, decks=recipe.decks,
+                      longest=recipe.detector_longest, mixed=True, progress=progress)
+        data = write_dataset(work / f"det_train_s{plan.seed}", plan.images, plan.seed, decks=recipe.decks,
+                             longest=recipe.detector_longest, mixed=True, progress=progress)
+        data.write_text(data.read_text().replace("val: images", f"val: {(work / 'det_val' / 'images').resolve()}"))
+    log(f"continuation data: {plan.images} rendered scenes" + (" beside the real train photos" if plan.real else
+                                                                 f" (seed {plan.seed})") + f" in {time.time() - t:.0f} s")
     stage = FinetuneStage(plan.epochs, plan.lr0, plan.lrf, plan.stop_after)
     weights = run_stage(plan.weights, data, work, recipe.detector, stage, plan.name)
     export_detector(weights, out / "detector.onnx", recipe.detector.imgsz, work)
@@ -153,9 +202,11 @@ def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRe
 
 @dataclass(frozen=True)
 class ClassifierContinuation:
-    """More classifier training from an exported ``classifier.onnx`` (rebuilt by
-    ``recover.recover_classifier``) on crops of freshly rendered scenes of data ``mix``, cut
-    around true boxes moved like the detector moves them (``crops_data.MEASURED_JITTER``)."""
+    """More classifier training from an exported ``classifier.onnx`` on crops of freshly rendered
+    scenes of data ``mix``, cut around true boxes moved like the detector moves them
+    (``crops_data.MEASURED_JITTER``). A reader (``classifier_arch``) continues from its own export
+    (``reader.reader_from_onnx``), with the real train split's crops too when the photos are
+    present; the small CNN of models v1-v3 is rebuilt by ``recover.recover_classifier``."""
 
     start: Path
     epochs: int
@@ -168,12 +219,28 @@ class ClassifierContinuation:
     mix: str = "v3"
 
 
+def classifier_arch(onnx_path: Path) -> str:
+    """The classifier's "arch": from the models.json beside ``onnx_path`` (none there: models v1-v3,
+    the CNN); a file with no models.json beside it (a continuation's candidate) by its input size."""
+    config = Path(onnx_path).parent / "models.json"
+    if config.is_file():
+        try:
+            return json.loads(config.read_text())["classifier"].get("arch", CNN_ARCH)
+        except (ValueError, KeyError, AttributeError) as exc:
+            raise ValueError(f"{config}: no readable classifier entry ({exc})") from None
+    import onnx
+
+    try:
+        dims = onnx.load(str(onnx_path)).graph.input[0].type.tensor_type.shape.dim
+    except Exception as exc:  # protobuf's own error types for a file that is not an ONNX model
+        raise ValueError(f"{onnx_path}: not an ONNX model ({type(exc).__name__})") from None
+    return READER_ARCH if [d.dim_value for d in dims[2:]] == [READER_SIZE, READER_SIZE] else CNN_ARCH
+
+
 def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
                         progress=None) -> float:
     """Render the crops, continue the classifier, export ``classifier.onnx`` into ``out``;
     returns the val accuracy (crops of ``plan.val_seed``) before and after, logged."""
-    from dataclasses import replace
-
     from vision.train import classifier as clf
     from vision.train import crops_data
     from vision.train.recover import recover_classifier
@@ -182,26 +249,70 @@ def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, rec
     for seed in (plan.seed, plan.val_seed):
         if not 5 <= seed <= 20:
             raise ValueError(f"continuation seed {seed}: use 5..20 (1-4 are the recipe's own sets)")
+    is_reader = classifier_arch(plan.start).startswith("efficientnet")
+    size = READER_SIZE if is_reader else CROP_SIZE
     t = time.time()
-    tag = f"{plan.mix}_s{plan.seed}_{plan.scenes}"
+    tag = f"{plan.mix}_s{plan.seed}_{plan.scenes}" + (f"_{size}px" if is_reader else "")
     train_npz = crops_data.build_crops(work / f"crops_{tag}.npz", plan.scenes, plan.seed, plan.per_index,
-                                       progress=progress, mix=plan.mix, jitter=crops_data.MEASURED_JITTER)
+                                       progress=progress, mix=plan.mix, jitter=crops_data.MEASURED_JITTER,
+                                       crop_size=size)
     val_scenes = plan.val_scenes or max(1, plan.scenes // 10)
-    val_npz = crops_data.build_crops(work / f"crops_val_{plan.mix}_s{plan.val_seed}_{val_scenes}.npz",
+    val_npz = crops_data.build_crops(work / f"crops_val_{plan.mix}_s{plan.val_seed}_{val_scenes}"
+                                     + (f"_{size}px" if is_reader else "") + ".npz",
                                      val_scenes, plan.val_seed, 2, progress=progress, mix=plan.mix,
-                                     jitter=crops_data.MEASURED_JITTER)
+                                     jitter=crops_data.MEASURED_JITTER, crop_size=size)
     train_set, val_set = np.load(train_npz), np.load(val_npz)
-    log(f"classifier continuation data: {len(train_set['labels'])} crops, {len(val_set['labels'])} val crops "
-        f"in {time.time() - t:.0f} s")
-    model = recover_classifier(plan.start, train_set["crops"])
+    crops, labels, real_val = train_set["crops"], train_set["labels"], None
+    if is_reader:
+        crops, labels, real_val = _with_real_crops(crops, labels, recipe, log)
+    log(f"classifier continuation data: {len(labels)} crops ({len(train_set['labels'])} rendered), "
+        f"{len(val_set['labels'])} val crops in {time.time() - t:.0f} s")
+    if is_reader:
+        from vision.train.reader import export_reader, reader_from_onnx
+
+        model, steps, export = reader_from_onnx(plan.start), recipe.classifier, export_reader
+    else:
+        model, export = recover_classifier(plan.start, crops), clf.export_classifier
+        steps = replace(CNN_RECIPE, threads=recipe.classifier.threads)
     before = clf.evaluate(model, val_set["crops"], val_set["labels"])
-    log(f"classifier from {plan.start}: val accuracy {before:.4f}")
-    steps = replace(recipe.classifier, epochs=plan.epochs, lr=plan.lr)
-    model, after = clf.train_classifier(train_set["crops"], train_set["labels"], steps,
+    real_before = clf.evaluate(model, *real_val) if real_val is not None else None
+    log(f"classifier from {plan.start} ({READER_ARCH if is_reader else CNN_ARCH}): val accuracy {before:.4f}"
+        + (f", real val {real_before:.4f}" if real_val is not None else ""))
+    model, after = clf.train_classifier(crops, labels, replace(steps, epochs=plan.epochs, lr=plan.lr),
                                         val=(val_set["crops"], val_set["labels"]), log=log, start=model)
-    clf.export_classifier(model, out / "classifier.onnx")
-    log(f"classifier continued: val accuracy {before:.4f} -> {after:.4f} -> {out / 'classifier.onnx'}")
+    export(model, out / "classifier.onnx")
+    real_after = f", real val {real_before:.4f} -> {clf.evaluate(model, *real_val):.4f}" if real_val is not None else ""
+    log(f"classifier continued: val accuracy {before:.4f} -> {after:.4f}{real_after} -> {out / 'classifier.onnx'}")
     return after
+
+
+def _with_real_crops(crops: np.ndarray, labels: np.ndarray, recipe: TrainRecipe, log):
+    """The rendered crops plus the real train split's crops (``REAL_REPEAT`` times, as
+    train_reader does) when the real photos are present; also the real val split's crops (only
+    measured) or None. Without the photos: the rendered crops alone, said in one log line."""
+    from vision.train.real_cards import RealDataError, photos_of, real_dir
+    from vision.train.real_crops import real_crops
+    from vision.train.train_reader import REAL_PER_CORNER, REAL_REPEAT
+
+    try:
+        real_dir()
+    except RealDataError as missing:
+        log(f"real photos not found, the classifier trains on rendered crops only ({missing})")
+        return crops, labels, None
+    train_photos, val_photos = _some(photos_of("train"), recipe.real_photos), _some(photos_of("val"), recipe.real_photos)
+    real_x, real_y = real_crops(train_photos, READER_SIZE, REAL_PER_CORNER, seed=1)
+    real_val = real_crops(val_photos, READER_SIZE, 1, seed=2)
+    log(f"real photos: {len(real_y)} crops of {len(train_photos)} train photos (x{REAL_REPEAT}), "
+        f"{len(real_val[1])} crops of {len(val_photos)} val photos (measured only)")
+    return (np.concatenate([real_x] * REAL_REPEAT + [crops]), np.concatenate([real_y] * REAL_REPEAT + [labels]),
+            real_val)
+
+
+def _some(photos: list, count: int | None) -> list:
+    """``count`` photos spread evenly over the sorted list (every family), or all of them."""
+    if count is None or count >= len(photos):
+        return photos
+    return [photos[i * len(photos) // count] for i in range(count)]
 
 
 def _plain(value):

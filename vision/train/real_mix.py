@@ -20,8 +20,10 @@ from vision.train.detector import DetectorRecipe, FinetuneStage, run_stage
 SYNTH_SEED, SYNTH_VAL_SEED = 9, 10  # continuation seeds (5-20), v3 mix, 640 px
 
 
-def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print) -> Path:
-    """Write the real detector set and the rendered sets; returns data.yaml."""
+def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print,
+               photos: list | None = None) -> Path:
+    """Write the real detector set and the rendered sets; returns data.yaml. ``photos``: the real
+    photos to use (default: the whole train split; the quick recipe takes a few)."""
     from vision.classes import CARD_CLASS
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
@@ -38,7 +40,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
                               min_card_score=PSEUDO_CARD_SCORE)
         return found.of_class(CARD_CLASS).xyxy
 
-    counts = write_real_detector_set(photos_of("train"), work / "real_train", find_cards)
+    counts = write_real_detector_set(photos_of("train") if photos is None else photos, work / "real_train", find_cards)
     log(f"real train set: {json.dumps(counts)} ({time.time() - t:.0f} s)")
     synth = write_dataset(work / f"synth_s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True, mix="v3")
     val = write_dataset(work / f"synth_val_s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640, mixed=True,

@@ -1,0 +1,75 @@
+"""The models-v4 reader's export is its own checkpoint, and `crib train` tells a reader export from
+the small CNN of models v1-v3."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.train import pipeline
+
+
+def _reader_with_trained_statistics(torch):
+    """A reader whose batch norms hold statistics no fresh reader has (as after training)."""
+    from vision.train.reader import build_reader
+
+    torch.manual_seed(1)
+    model = build_reader(pretrained=False)
+    generator = torch.Generator().manual_seed(2)
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.copy_(torch.randn(module.running_mean.shape, generator=generator) * 0.1)
+            module.running_var.copy_(torch.rand(module.running_var.shape, generator=generator) + 0.5)
+    return model.eval()
+
+
+def test_reader_from_its_onnx_gives_identical_logits(tmp_path):
+    import torch
+
+    from vision.train.reader import READER_SIZE, build_reader, export_reader, reader_from_onnx
+
+    model = _reader_with_trained_statistics(torch)
+    path = export_reader(model, tmp_path / "classifier.onnx")
+    torch.manual_seed(3)  # the reloaded model starts from other random weights: all of them must come from the file
+    reloaded = reader_from_onnx(path)
+    x = torch.from_numpy(np.random.default_rng(0).random((4, 3, READER_SIZE, READER_SIZE), dtype=np.float32))
+    with torch.no_grad():
+        expected, got = model(x).numpy(), reloaded(x).numpy()
+        fresh = build_reader(pretrained=False).eval()(x).numpy()
+    assert np.array_equal(expected, got)
+    assert not np.allclose(expected, fresh, atol=1e-3)
+
+
+def test_a_cnn_export_is_not_a_reader(tmp_path):
+    from vision.train.classifier import build_model, export_classifier
+    from vision.train.reader import reader_from_onnx
+
+    path = export_classifier(build_model(), tmp_path / "classifier.onnx")
+    with pytest.raises(ValueError, match="not a reader export"):
+        reader_from_onnx(path)
+    assert pipeline.classifier_arch(path) == pipeline.CNN_ARCH  # no models.json: by its 64 px input
+
+
+def test_classifier_arch_comes_from_models_json_or_the_input_size(tmp_path):
+    import torch
+
+    from vision.train.reader import export_reader
+
+    path = export_reader(_reader_with_trained_statistics(torch), tmp_path / "classifier.onnx")
+    assert pipeline.classifier_arch(path) == pipeline.READER_ARCH  # no models.json: by its 80 px input
+    pipeline.write_models_json(tmp_path, pipeline.QUICK)
+    written = json.loads((tmp_path / "models.json").read_text())["classifier"]
+    assert written["arch"] == pipeline.READER_ARCH and written["imgsz"] == 80
+    assert pipeline.classifier_arch(path) == pipeline.READER_ARCH
+    # models v3's models.json has no "arch": its classifier is the CNN
+    (tmp_path / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "imgsz": 64}}))
+    assert pipeline.classifier_arch(path) == pipeline.CNN_ARCH
+    (tmp_path / "models.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="no readable classifier entry"):
+        pipeline.classifier_arch(path)
+    (tmp_path / "models.json").unlink()
+    (tmp_path / "broken.onnx").write_bytes(b"not a model at all")
+    with pytest.raises(ValueError, match="not an ONNX model"):
+        pipeline.classifier_arch(tmp_path / "broken.onnx")

@@ -1,0 +1,42 @@
+"""`crib train`'s bad input: one line naming what is wrong, exit status 2, nothing trained."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+
+CHECKPOINT = "models/train/detector_last.pt"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--real",), "--real continues the detector: give --resume-from"),
+    (("--real", "--resume-from", CHECKPOINT), "--resume-from and --epochs go together"),
+    (("--real", "--only", "classifier", "--resume-from", "models/classifier.onnx", "--epochs", "1"),
+     "--real is for the detector"),
+    (("--real", "--resume-from", CHECKPOINT, "--epochs", "1", "--data-seed", "6"),
+     "--data-seed does not apply with --real"),
+    (("--only", "classifier", "--resume-from", CHECKPOINT, "--epochs", "1"),
+     "the classifier continues from its exported .onnx"),
+    (("--resume-from", "models/classifier.onnx", "--epochs", "1"), "the detector continues from a .pt checkpoint"),
+    (("--real", "--resume-from", "models/nothing_here.pt", "--epochs", "1"), "no checkpoint at models/nothing_here.pt"),
+    (("--threads", "0"), "--threads must be at least 1"),
+])
+def test_bad_train_input_is_one_line(tmp_path, capsys, args, message):
+    work = tmp_path / "work"
+    assert main(["train", "--quick", "--work", str(work), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not work.exists()
+
+
+def test_real_continuation_without_the_photos_says_where_they_go(tmp_path, capsys, monkeypatch):
+    empty = tmp_path / "no-photos"
+    empty.mkdir()
+    monkeypatch.setenv("CRIB_REAL_CARDS", str(empty))
+    work = tmp_path / "work"
+    assert main(["train", "--quick", "--real", "--resume-from", CHECKPOINT, "--epochs", "1", "--work", str(work)]) == 2
+    err = capsys.readouterr().err
+    assert f"{empty}: no images/ and labels/ here" in err and "$CRIB_REAL_CARDS" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not any(work.rglob("*.jpg"))  # stopped before rendering anything
