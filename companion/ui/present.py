@@ -3,6 +3,7 @@ offers, the log. Formatting only: the rules and the judging stay in the session.
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 from typing import Sequence
 
@@ -104,3 +105,11 @@ def group_for(photo_show, cards: Sequence[str] | None, kind: str):
     if len(four) == 1:
         return four[0], None
     return None, "no crib in the photo: mark the crib's cards in the review, or pick them"
+
+
+_CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
+
+
+def with_suits(text: str) -> str:
+    """The game's plain words with every card code (6S) said as the screens say cards (6♠)."""
+    return _CARD_CODE.sub(lambda m: card_text(m.group(1)), text)

@@ -8,10 +8,12 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion.game.photo_check import photo_conflicts
 from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.speech import speaker
+from companion.ui.widgets.choice import ChoicePopup
 from companion.ui.widgets.keypad import Keypad  # noqa: F401  (used in show.kv)
 from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F401  (PhotoView: show.kv)
 from companion.ui.widgets.picker import CardPicker
@@ -57,6 +59,47 @@ class ShowScreen(CribScreen):
         self.ids.check.disabled = self.context.get("recognition") is None
         if self.companion.view is not None:
             self.on_game_view(self.companion.view)
+            self.check_photo()
+
+    # --- a photo that disagrees with the game: said, and the player chooses ----------------------------
+    def check_photo(self) -> None:
+        """Ask about the first disagreement the player has not settled (the game finds them)."""
+        view, photo_show = self.companion.view, self.context.get("photo_show")
+        if photo_show is None or view is None or view.phase != "show" or not view.next_show:
+            return
+        group, _ = present.group_for(photo_show, view.next_show["cards"], view.next_show["kind"])
+        settled = self.context.setdefault("settled", set())
+        conflicts = [c for c in photo_conflicts(view, photo_show.starter_in_photo, group.cards if group else ())
+                     if c.key not in settled]
+        if not conflicts:
+            return
+        conflict = conflicts[0]
+        choices = [(present.with_suits(conflict.keep_game), lambda: self.keep_game(conflict))]
+        if conflict.keep_photo:
+            choices.append((present.with_suits(conflict.keep_photo), lambda: self.keep_photo(conflict)))
+        self.conflict = ChoicePopup("The photo and the game disagree", present.with_suits(conflict.text), choices)
+        self.conflict.open()
+
+    def keep_game(self, conflict) -> None:
+        if conflict.game_card is None:  # the photo's card must be another: name it in the review
+            self.check_cards()
+            return
+        self.context["settled"].add(conflict.key)
+        self.context.setdefault("set_aside", []).append(present.with_suits(
+            f"{conflict.photo_card} in the photo set aside: {conflict.game_card} stands."))
+        self.on_game_view(self.companion.view)
+        self.check_photo()
+
+    def keep_photo(self, conflict) -> None:
+        """The game's card is corrected (the session plays the deal again), then the photo is counted again."""
+        photo_show = self.context["photo_show"]
+
+        def recount(_again) -> None:
+            def counted(again) -> None:
+                self.context["photo_show"] = again
+                self.show()
+            self.companion.count(photo_show.recognition, counted, self.app.show_error)
+        self.act("correct_card", conflict.game_card, conflict.photo_card, then=recount)
 
     # --- what to count now -------------------------------------------------------------------------------
     def on_game_view(self, view) -> None:
@@ -71,7 +114,7 @@ class ShowScreen(CribScreen):
         who = view.players[nxt["seat"]]
         known = nxt["cards"]
         group, note = present.group_for(self.context.get("photo_show"), known, nxt["kind"])
-        self.note = note or ""
+        self.note = "  ".join(filter(None, [note, *self.context.get("set_aside", ())]))
         if known:
             self.cards, proposal = None, nxt["proposal"]
             self._set_count(known, proposal["items"], proposal["total"], proposal["spoken"])
