@@ -304,6 +304,7 @@ def main(argv=None) -> int:
     parser.add_argument("--verbose", action="store_true", help="list every scene with an error")
     parser.add_argument("--real", action="store_true",
                         help="only the real validation photos: tables per family at 0.5x, 1x and 2x size")
+    parser.add_argument("--real-scales", default="1,0.5,2", help="sizes the real photos are judged at (default 1,0.5,2)")
     args = parser.parse_args(argv)
 
     from vision.pipeline import Recognizer
@@ -312,7 +313,8 @@ def main(argv=None) -> int:
         from real_photos import real_bench
 
         zoom = False if args.no_zoom else None
-        real_bench(Recognizer(args.models, backend="onnxruntime", confirm_below=args.conf, zoom=zoom), args.verbose)
+        real_bench(Recognizer(args.models, backend="onnxruntime", confirm_below=args.conf, zoom=zoom), args.verbose,
+                   tuple(float(v) for v in args.real_scales.split(",")))
         return 0
     decks, seeds = check_args(args, parser)
 
