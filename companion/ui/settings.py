@@ -21,6 +21,7 @@ class Settings:
     brightness: int = 4            # the board's level, 1 (dim room) .. 8 (daylight)
     preset: str = "acc"
     muggins: str = "optional"
+    count_first: bool | None = None  # counts shown before the claim; None: only when muggins is off
     confirm_below: float = 0.5     # recognition: cards read below this are flagged for the player
     sound: bool = True
     tour_seen: bool = False
@@ -34,6 +35,7 @@ class Settings:
             "brightness": isinstance(self.brightness, int) and 1 <= self.brightness <= 8,
             "preset": self.preset in PRESETS,
             "muggins": self.muggins in MUGGINS_MODES,
+            "count_first": self.count_first is None or isinstance(self.count_first, bool),
             "confirm_below": isinstance(self.confirm_below, (int, float)) and 0.05 <= self.confirm_below <= 0.95,
             "sound": isinstance(self.sound, bool),
             "tour_seen": isinstance(self.tour_seen, bool),

@@ -65,6 +65,8 @@ def new_game_with_the_board(h):
     new.ids.name0.text, new.ids.name1.text = "Ann", "Ben"
     new.ids.board.text = "sim"
     new.ids.dealer.text = "Ann"
+    assert new.ids.muggins.text == "optional" and new.count_first is False  # muggins: claim first, by default
+    h.tap(new.ids.count_first)  # this walk: the count shown before the claim (the app as scorer)
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table", what="the table")
     assert h.companion.sync.driver.wait_connected(30), h.companion.sync.driver.last_error

@@ -1,5 +1,6 @@
 """New game: 2, 3 or 4 players (4 in partnerships), names, rule preset and muggins mode,
-the first dealer chosen or cut for, and the board (auto-detect, simulated, or none)."""
+the count shown before the claim or only after it (the default with muggins on), the first
+dealer chosen or cut for, and the board (auto-detect, simulated, or none)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ class NewGameScreen(CribScreen):
     title = "New game"
     players = NumericProperty(2)
     short = BooleanProperty(False)  # the short game, to 61
+    # each count shown before the player claims it; with muggins on, after (the player counts first)
+    count_first = BooleanProperty(False)
     dealer_choices = ListProperty([])
     ports_line = StringProperty("")
 
@@ -27,6 +30,7 @@ class NewGameScreen(CribScreen):
                 field.text = names[i] if i < len(names) else DEFAULT_NAMES[i]
         self.ids.preset.text = s.preset
         self.ids.muggins.text = s.muggins
+        self.count_first = s.muggins == "off" if s.count_first is None else s.count_first
         self.ids.board.text = "sim" if self.companion.demo else s.board if s.board in ("auto", "sim", "none") else "auto"
         self.update_dealers()
         self.companion.background["files"].submit(_list_ports, self._ports, lambda exc: self._ports([]))
@@ -73,10 +77,13 @@ class NewGameScreen(CribScreen):
         else:
             first = names.index(self.ids.dealer.text) if self.ids.dealer.text in names else 0
         board = self.ids.board.text
+        by_muggins = rules["muggins"] == "off"  # kept only when the player chose otherwise
         self.companion.save_settings(players=tuple(names), preset=rules["preset"], muggins=rules["muggins"],
+                                     count_first=None if self.count_first == by_muggins else self.count_first,
                                      board=board if not self.companion.demo else self.companion.settings.board)
         self.app.notify("Starting the game...")
         self.companion.new_game(names, rules, first_dealer=first, dealer_cut=cut, board=board, short=self.short,
+                                count_first=self.count_first,
                                 done=lambda _view: (self.app.dismiss_message(), self.app.go("table")),
                                 failed=self.app.show_error)
 

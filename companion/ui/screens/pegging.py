@@ -1,6 +1,7 @@
 """The play: tap each card as it is laid (or say go); the running count, whose turn, each
-card's points with the reason; the points claimed may be typed (blank: the count is accepted)
-and a missed point is offered as muggins."""
+card's points with the reason; the points claimed may be typed and a missed point is offered
+as muggins. Blank: the count is accepted when the game shows it before the claim; when it shows
+it only after (muggins on, by default), a player who types nothing pegs nothing."""
 
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ class PeggingScreen(CribScreen):
 
     def on_game_view(self, view) -> None:
         playing = view.phase == "play"
+        self.ids.claim.hint_text = ("points claimed (blank: as counted)" if view.count_first
+                                    else "points you peg: claim them (blank: none)")
         self.count_text = str(view.count) if playing and view.count is not None else "-"
         self.turn = present.turn_line(view)
         self.scores_text = "\n".join(
@@ -99,7 +102,7 @@ class PeggingScreen(CribScreen):
     def _claim(self) -> int | None:
         text = self.ids.claim.text.strip()
         self.ids.claim.text = ""
-        return int(text) if text.isdigit() else None
+        return self.companion.view.said(int(text) if text.isdigit() else None)
 
     def _said(self, lines) -> None:
         self.ids.last.text = "; ".join(line.text for line in lines)

@@ -1,7 +1,11 @@
 """The show: the next count (pone's hand first ... the dealer's, then the crib), its breakdown
 as the spoken count (tap an item: its cards light up on the photo), the claim keypad, the
 muggins flag with a button for the opponent to take the points, the correction of an
-overclaim, and Speak. The counts come from the session (known hands) or the reviewed photo."""
+overclaim, and Speak. The counts come from the session (known hands) or the reviewed photo.
+
+When the game shows the count only after the claim (muggins on, by default), the player sees
+the cards, counts them and claims; then the count and its breakdown are revealed with the
+muggins offer, and "Next count" goes on. Otherwise the count is shown first, to accept."""
 
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ class ShowScreen(CribScreen):
     last = StringProperty("")      # what the last count did (an overclaim's correction included)
     can_speak = BooleanProperty(False)
     has_photo = BooleanProperty(False)
+    count_first = BooleanProperty(True)   # the count shown before the claim (else only after it)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -40,6 +45,7 @@ class ShowScreen(CribScreen):
         self.offer_items: dict[int, list[dict]] = {}  # claim entry -> the items of that count
         self._say = None
         self.typed: list[str] | None = None     # cards picked by hand when there is no photo
+        self.revealed: int | None = None        # the entry of the count shown after its claim
 
     def show(self) -> None:
         self._say = speaker() if self.companion.settings.sound else None
@@ -55,6 +61,7 @@ class ShowScreen(CribScreen):
             self.ids.photo.set_pixels(None)
             self.ids.photo.boxes = []
         self.typed = None
+        self.revealed = None
         self.last = ""
         self.ids.check.disabled = self.context.get("recognition") is None
         if self.companion.view is not None:
@@ -104,10 +111,16 @@ class ShowScreen(CribScreen):
     # --- what to count now -------------------------------------------------------------------------------
     def on_game_view(self, view) -> None:
         self.ids.keypad.value = ""
+        self.count_first = view.count_first
         self._offers(view)
         self.ids.log.text = "\n".join(present.log_lines(view, 4))
         nxt = view.next_show if view.phase == "show" else None
         self.ids.after.clear_widgets()
+        revealed = next((c for c in view.shown if c["entry"] == self.revealed), None)
+        if revealed is not None:
+            self._reveal(view, revealed)
+            return
+        self.revealed = None  # undone, or a new deal
         if nxt is None:
             self._finished(view)
             return
@@ -140,18 +153,20 @@ class ShowScreen(CribScreen):
         what = "crib" if nxt["kind"] == "crib" else "hand"
         shown = "  ".join(T.card_text(c) for c in (known or self.cards or [])) or "cards not known"
         self.heading = f"{who}'s {what}: {shown}   starter {starter}"
-        self.ids.accept.disabled = self.total is None
+        self.ids.accept.disabled = self.total is None or not self.count_first
         self.ids.claim.disabled = self.total is None
         self.ids.pick.opacity = 1 if self.total is None else 0
         self.ids.pick.disabled = self.total is not None
 
-    def _set_count(self, cards, items, total, spoken) -> None:
+    def _set_count(self, cards, items, total, spoken, shown: bool | None = None) -> None:
+        """The count to claim; on the screen only when it is shown before the claim (``shown``)."""
         self.items, self.total = list(items), total
-        self.spoken = spoken.capitalize() if spoken else ""
-        self.total_line = "" if total is None else f"= {total}"
+        shown = self.count_first if shown is None else shown
+        self.spoken = spoken.capitalize() if spoken and shown else ""
+        self.total_line = "" if total is None or not shown else f"= {total}"
         box = self.ids.breakdown
         box.clear_widgets()
-        for i, item in enumerate(self.items):
+        for i, item in enumerate(self.items if shown else ()):
             button = Factory.BigButton(text=present.item_line(item), font_name=T.CARD_FONT)
             button.bind(on_release=lambda _b, i=i: self.tap_item(i))
             box.add_widget(button)
@@ -186,7 +201,8 @@ class ShowScreen(CribScreen):
             self.cards = list(cards)
             data = show.as_json()
             self._set_count(self.cards, data["items"], data["total"], data["spoken"])
-            self.ids.accept.disabled = self.ids.claim.disabled = False
+            self.ids.accept.disabled = not self.count_first
+            self.ids.claim.disabled = False
             self.ids.pick.opacity, self.ids.pick.disabled = 0, True
         self.companion.count_cards(cards, starter, True, done, self.app.show_error)
 
@@ -209,7 +225,10 @@ class ShowScreen(CribScreen):
             if lines:  # an offer made by this count carries its entry: name the items it may be
                 self.offer_items[lines[0].entry] = items
             self.typed = None
-            self.on_game_view(self.companion.view)
+            view = self.companion.view
+            if not view.count_first and view.shown:  # claimed: now the count is shown
+                self.revealed = view.shown[-1]["entry"]
+            self.on_game_view(view)
         self.act("show", self.cards, claim, path, then=done)
 
     def _offers(self, view) -> None:
@@ -228,6 +247,31 @@ class ShowScreen(CribScreen):
             button.bind(on_release=lambda _b, o=offer["entry"]: self.act("decline", o))
             row.add_widget(button)
             box.add_widget(row)
+
+    def _reveal(self, view, count: dict) -> None:
+        """The count just claimed, shown now: its cards, breakdown and total beside the claim,
+        the muggins offer when points were missed, and the way on."""
+        who = view.players[count["seat"]]
+        what = "crib" if count["kind"] == "crib" else "hand"
+        cards = "  ".join(T.card_text(c) for c in count["cards"])
+        self.heading = f"{who}'s {what}: {cards}   starter {T.card_text(count['starter'])}   claimed {count['claimed']}"
+        self.note = ""
+        if not self.last:  # nothing pegged nor missed (a claim of 0 for a hand worth 0)
+            self.last = f"{who} claimed {count['claimed']}: right"
+        self._set_count(count["cards"], count["items"], count["total"], count["spoken"], shown=True)
+        self.ids.accept.disabled = self.ids.claim.disabled = True
+        self.ids.pick.opacity, self.ids.pick.disabled = 0, True
+        more = view.phase == "show" and view.next_show is not None
+        button = Factory.BigButton(text="Next count" if more else "Next deal" if view.phase == "discard"
+                                   else "To the table")
+        button.bind(on_release=lambda _b: self.next_count() if more else self.next_deal())
+        self.ids.after.add_widget(button)
+        self.ids["next_count" if more else "next_deal"] = button
+
+    def next_count(self) -> None:
+        """From the count revealed to the next one (muggins not taken stays on offer)."""
+        self.revealed, self.last = None, ""
+        self.on_game_view(self.companion.view)
 
     def _finished(self, view) -> None:
         self._set_count([], [], None, "")
