@@ -80,3 +80,20 @@ def test_a_correction_that_does_not_play_is_refused_and_changes_nothing():
     with pytest.raises(EntryError, match="2C is not among this deal's cards"):
         session.correct_card("2C", "3C")
     assert session.journal == journal and session.view().starter == "6S"
+
+
+def test_a_photographed_hand_one_card_off_the_play_offers_both_ways():
+    from companion.game.photo_check import photo_conflicts
+
+    session = ann_leads()  # Ann leads; the play ends with every card laid
+    for card in ["7C", "JC", "AH", "AS", "5D", "3H", "4D", "KD"]:
+        session.lay(card)
+    view = session.view()
+    assert view.next_show["seat"] == 0 and view.next_show["cards"] == ["7C", "AH", "5D", "4D"]
+    photo = ["7C", "AH", "5H", "4D"]  # the photo has 5H where the play recorded 5D
+    (conflict,) = photo_conflicts(view, None, photo)
+    assert (conflict.photo_card, conflict.game_card) == ("5H", "5D")
+    assert conflict.text == "The photo shows 5H in Ann's hand, but the game has 5D (in the play)."
+    assert photo_conflicts(view, None, view.next_show["cards"]) == ()  # agreeing: nothing to ask
+    session.correct_card(conflict.game_card, conflict.photo_card)  # the photo's card stands
+    assert session.view().next_show["cards"] == photo and photo_conflicts(session.view(), None, photo) == ()
