@@ -102,7 +102,7 @@ def test_every_unchanged_document_is_accepted_and_stored(kind, tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["replay", "import"])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_value_no_field_takes_is_refused_with_one_line_and_nothing_stored(kind, tmp_path, data):
     name, path, value = data.draw(mutation(kind, st.sampled_from(NEVER_VALID)))
@@ -113,7 +113,7 @@ def test_a_value_no_field_takes_is_refused_with_one_line_and_nothing_stored(kind
 
 
 @pytest.mark.parametrize("kind", ["replay", "import"])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_changed_value_is_played_or_refused_cleanly(kind, tmp_path, data):
     name, path, value = data.draw(mutation(kind, JSON_VALUES))
