@@ -226,8 +226,8 @@ def classifier_arch(onnx_path: Path) -> str:
     if config.is_file():
         try:
             return json.loads(config.read_text())["classifier"].get("arch", CNN_ARCH)
-        except (ValueError, KeyError, AttributeError) as exc:
-            raise ValueError(f"{config}: no readable classifier entry ({exc})") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{config}: no readable classifier entry ({type(exc).__name__}: {exc})") from None
     import onnx
 
     try:
