@@ -39,19 +39,21 @@ def main(argv=None) -> None:
     parser.add_argument("--start", type=Path)
     parser.add_argument("--scratch", action="store_true")
     parser.add_argument("--no-real", action="store_true", help="rendered crops only (the comparison)")
+    parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, help="times the real crops appear an epoch")
     args = parser.parse_args(argv)
 
     t = time.time()
     train_x, train_y = real_crops(photos_of("train"), READER_SIZE, REAL_PER_CORNER, seed=1)
     val_x, val_y = real_crops(photos_of("val"), READER_SIZE, 1, seed=2)
-    parts_x, parts_y = ([], []) if args.no_real else ([train_x] * REAL_REPEAT, [train_y] * REAL_REPEAT)
+    repeat = 0 if args.no_real else args.real_repeat
+    parts_x, parts_y = [train_x] * repeat, [train_y] * repeat
     for npz in args.synth:
         data = np.load(npz)
         parts_x.append(data["crops"])
         parts_y.append(data["labels"])
     x, y = np.concatenate(parts_x), np.concatenate(parts_y)
-    print(f"data: {len(train_y)} real train crops (x{0 if args.no_real else REAL_REPEAT}), "
-          f"{len(y) - (0 if args.no_real else REAL_REPEAT * len(train_y))} rendered, {len(val_y)} real val crops "
+    print(f"data: {len(train_y)} real train crops (x{repeat}), "
+          f"{len(y) - repeat * len(train_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     model = reader_from_onnx(args.start) if args.start else build_reader(pretrained=not args.scratch)
     recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
