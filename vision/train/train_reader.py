@@ -39,6 +39,7 @@ def main(argv=None) -> None:
     parser.add_argument("--start", type=Path)
     parser.add_argument("--scratch", action="store_true")
     parser.add_argument("--no-real", action="store_true", help="rendered crops only (the comparison)")
+    parser.add_argument("--synth-val", type=Path, help="rendered val crops (.npz) whose accuracy is logged too")
     parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, help="times the real crops appear an epoch")
     args = parser.parse_args(argv)
 
@@ -61,11 +62,15 @@ def main(argv=None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "log.jsonl"
 
+    synth_val = np.load(args.synth_val) if args.synth_val else None
+
     def log(line: str) -> None:
         accuracy = evaluate(model, val_x, val_y)
-        print(f"{line} | real val {accuracy:.4f} | {time.time() - t:.0f} s", flush=True)
+        rendered = evaluate(model, synth_val["crops"], synth_val["labels"]) if synth_val is not None else float("nan")
+        print(f"{line} | real val {accuracy:.4f} | rendered val {rendered:.4f} | {time.time() - t:.0f} s", flush=True)
         with open(log_path, "a") as f:
-            f.write(json.dumps({"line": line, "real_val": round(accuracy, 4), "s": round(time.time() - t)}) + "\n")
+            f.write(json.dumps({"line": line, "real_val": round(accuracy, 4), "rendered_val": round(rendered, 4),
+                                "s": round(time.time() - t)}) + "\n")
         export_reader(model, args.out / "classifier.onnx")  # every epoch: a stopped run keeps its last
 
     print(f"start: real val {evaluate(model, val_x, val_y):.4f}", flush=True)
