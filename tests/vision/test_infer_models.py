@@ -4,6 +4,7 @@ their JSON sidecars), both runtimes, and a replay of recorded model outputs."""
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -65,13 +66,13 @@ def test_there_are_sample_photos_with_sidecars_for_every_layout():
 def test_sample_photos_are_read_by_the_committed_models(recognizers):
     """Card-level precision and recall over every sample photo, and the photos read exactly
     (every visible card, nothing else, and the sidecar's groups and roles). Measured with models
-    v3 on the 15 samples of issue 11 (8 following the capture guide, 7 hard): precision 90/91,
-    recall 90/115, 6 photos exact, all with their groups (3 of the 4 hand + starter photos:
-    hand_starter_papers shows one card as a box with no readable index; deal6_row_tokens, while
-    deal6_overlap_pen misses a card; the two hands + crib photos miss cards and the rows photo
-    reads one wrong; of the hard ones hard_fan_glare_finger and hard_fan_held_in_fingers).
-    Models v2 read 82/84, 82/115, 7 exact. The issue's target is every photo exact; these floors
-    guard the pipeline around the committed models."""
+    v4 on the 18 samples (8 following the capture guide, 7 hard, 3 real): precision 116/122,
+    recall 116/129, 6 photos exact, all with their groups (both 6-card deals, the large hand +
+    starter; the fan under glare, the fan held in fingers and the court card close up); of the
+    real photos the desk one reads none of its 3 cards (all cut by the frame), the black deck 1 of 2
+    and one wrong, the table 7 of 9. Models v3 on the 15 rendered ones: 90/91, 90/115, 6 exact
+    (v4 on them: 108/113 right, 108/115 found). The issue's target is every photo exact; these
+    floors guard the pipeline around the committed models."""
     reported = right = visible_total = found = 0
     exact, cards_exact = [], []
     for sidecar in _sidecars():
@@ -91,7 +92,7 @@ def test_sample_photos_are_read_by_the_committed_models(recognizers):
                 grouped = [g for g in got if g[1]] == groups
             if grouped:
                 exact.append(sidecar.stem)
-    assert right / reported >= 0.989 and found / visible_total >= 0.782, (right, reported, found, visible_total)
+    assert right / reported >= 0.95 and found / visible_total >= 0.89, (right, reported, found, visible_total)
     assert len(cards_exact) >= 6 and len(exact) >= 6, (cards_exact, exact)
 
 
@@ -136,12 +137,17 @@ def test_detections_match_ultralytics_predict_on_the_same_onnx(recognizers, monk
     from ultralytics import YOLO
 
     recognizer = recognizers["onnxruntime"]
-    image = _truth(_sidecars()[0])[0]
+    # The photo already at the detector's scale: we shrink by averaging where ultralytics samples
+    # bilinearly (vision/letterbox.py), so both must start from the same pixels to compare the rest.
+    full = read_photo(_truth(_sidecars()[0])[0]).pixels
+    gain = recognizer.detector_size / max(full.shape[:2])
+    pixels = cv2.resize(full, (round(full.shape[1] * gain), round(full.shape[0] * gain)), interpolation=cv2.INTER_AREA)
+    image = tmp_path / "at_detector_scale.png"
+    cv2.imwrite(str(image), pixels)
     result = YOLO(str(recognizer.detector.path), task="detect").predict(
         str(image), imgsz=recognizer.detector_size, conf=0.25, iou=0.6, verbose=False)[0]
     theirs = sorted(zip(result.boxes.cls.numpy().astype(int).tolist(),
                         np.round(result.boxes.xyxy.numpy(), 1).tolist()))
-    pixels = read_photo(image).pixels
     letterbox = Letterbox.fit(pixels.shape[1], pixels.shape[0], recognizer.detector_size)
     detections = postprocess(recognizer.detector.run(letterbox.to_tensor(pixels)), letterbox,
                              pixels.shape[1], pixels.shape[0], min_score=0.25, iou_threshold=0.6)
