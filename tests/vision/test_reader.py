@@ -12,7 +12,9 @@ from vision.train import pipeline
 
 
 def _reader_with_trained_statistics(torch):
-    """A reader whose batch norms hold statistics no fresh reader has (as after training)."""
+    """A reader whose batch norms hold weights and statistics no fresh reader has (as after
+    training; the ONNX exporter stores equal tensors once, so fresh batch norms, all ones and
+    zeros, would not each come back by name)."""
     from vision.train.reader import build_reader
 
     torch.manual_seed(1)
@@ -22,6 +24,8 @@ def _reader_with_trained_statistics(torch):
         if isinstance(module, torch.nn.BatchNorm2d):
             module.running_mean.copy_(torch.randn(module.running_mean.shape, generator=generator) * 0.1)
             module.running_var.copy_(torch.rand(module.running_var.shape, generator=generator) + 0.5)
+            module.weight.data.copy_(torch.rand(module.weight.shape, generator=generator) + 0.5)
+            module.bias.data.copy_(torch.randn(module.bias.shape, generator=generator) * 0.1)
     return model.eval()
 
 

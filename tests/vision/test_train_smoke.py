@@ -11,6 +11,16 @@ from vision.classes import CARD_CODES, DETECTOR_CLASSES
 from vision.pipeline import load_models_config
 from vision.runtime import OnnxModel
 from vision.train import pipeline
+from vision.train.real_cards import RealDataError, real_dir
+
+
+def _real_photos_present() -> bool:
+    """The quick recipe trains on a few real photos when they are here (not in CI's clone)."""
+    try:
+        real_dir()
+    except RealDataError:
+        return False
+    return True
 
 
 def test_quick_training_writes_loadable_models(tmp_path):
@@ -28,12 +38,27 @@ def test_quick_training_writes_loadable_models(tmp_path):
     raw = detector.run(np.zeros((1, 3, size, size), np.float32))
     assert raw.shape[:2] == (1, 4 + len(DETECTOR_CLASSES)) and raw.shape[2] > 0
 
-    classifier = OnnxModel(out / "classifier.onnx", "onnxruntime")
-    logits = classifier.run(np.random.default_rng(0).random((3, 3, 64, 64), dtype=np.float32))
+    # the classifier is the models-v4 reader: 80 px crops, the same logits in both runtimes
+    import onnx
+
+    from vision.train.reader import reader_from_onnx
+
+    assert config["classifier"]["arch"] == pipeline.READER_ARCH and config["classifier"]["imgsz"] == 80
+    graph_input = onnx.load(str(out / "classifier.onnx")).graph.input[0].type.tensor_type.shape.dim
+    assert [d.dim_value for d in graph_input[1:]] == [3, 80, 80]
+    reader_from_onnx(out / "classifier.onnx")  # every reader weight is in the file by name
+    crops = np.random.default_rng(0).random((3, 3, 80, 80), dtype=np.float32)
+    logits = OnnxModel(out / "classifier.onnx", "onnxruntime").run(crops)
     assert logits.shape == (3, len(CARD_CODES)) and np.isfinite(logits).all()
+    assert np.abs(OnnxModel(out / "classifier.onnx", "opencv").run(crops) - logits).max() < 1e-4
 
     assert report["detector_train_s"] > 0 and report["classifier_train_s"] > 0
     assert any("classifier epoch 1/1" in m for m in messages)
+    if _real_photos_present():
+        assert any(m.startswith("real photos: ") and "of 4 train photos (x2)" in m for m in messages), messages
+        assert 0 <= report["classifier_real_val_accuracy"] <= 1
+    else:
+        assert any("the classifier trains on rendered crops only" in m for m in messages), messages
     saved = json.loads((work / "train_report.json").read_text())
     assert saved["recipe"]["detector"]["epochs"] == 1
     # the fine-tune stage continues from stage 1 and stops after its one epoch of a 2-epoch schedule
@@ -76,28 +101,92 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
     assert [row.split(",")[0] for row in epochs_run] == ["1"]
     assert not (out / "candidate").exists()
 
+    # --real: the same continuation on a few real train photos beside rendered scenes (real_mix's data)
+    real_work = tmp_path / "real"
+    status = main(["train", "--quick", "--real", "--resume-from", str(work / "candidate" / "train" / "detector_last.pt"),
+                   "--epochs", "1", "--images", "2", "--threads", "1", "--work", str(real_work)])
+    if not _real_photos_present():
+        assert status == 2 and not (real_work / "candidate").exists()
+        return
+    assert status == 0
+    assert len(list((real_work / "real_train" / "labels").glob("*.txt"))) <= pipeline.QUICK.real_photos
+    assert "real_train" in (real_work / "real_mix.yaml").read_text()
+    epochs_run = (real_work / "runs" / "detector_real" / "results.csv").read_text().strip().splitlines()[1:]
+    assert [row.split(",")[0] for row in epochs_run] == ["1"]
+    assert (real_work / "candidate" / "detector.onnx").is_file()
+    assert (real_work / "candidate" / "train" / "detector_last.pt").is_file()
+
 
 def test_classifier_continues_from_its_onnx(tmp_path):
-    """recover_classifier rebuilds the committed classifier exactly (eval mode), and
-    `crib train --only classifier --resume-from classifier.onnx` continues it on v3-mix crops."""
+    """recover_classifier rebuilds an exported CNN classifier (models v1-v3's kind) exactly (eval
+    mode), and `crib train --only classifier --resume-from classifier.onnx` continues it on v3-mix
+    crops when the models.json beside it names no "arch" (as models v3's did)."""
     import torch
 
     from companion.cli import main
     from vision.train import crops_data
+    from vision.train.classifier import build_model, export_classifier
     from vision.train.recover import recover_classifier
+
+    torch.manual_seed(0)
+    cnn = build_model()
+    generator = torch.Generator().manual_seed(1)
+    for module in cnn.modules():  # batch norms as after training, not the identity of a fresh one
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.copy_(torch.randn(module.running_mean.shape, generator=generator) * 0.1)
+            module.running_var.copy_(torch.rand(module.running_var.shape, generator=generator) + 0.5)
+    start = export_classifier(cnn.eval(), tmp_path / "v3" / "classifier.onnx")
+    (tmp_path / "v3" / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "imgsz": 64}}))
+    assert pipeline.classifier_arch(start) == pipeline.CNN_ARCH
 
     crops, _ = crops_data.scene_crops(crops_data.scene_seed(7, 0), 1, mix="v3", jitter=crops_data.MEASURED_JITTER)
     assert len(crops) > 0
-    model = recover_classifier(Path("models/classifier.onnx"), crops)
+    model = recover_classifier(start, crops)
     x = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-    reference = OnnxModel(Path("models/classifier.onnx"), "onnxruntime").run(x)
+    reference = OnnxModel(start, "onnxruntime").run(x)
     with torch.no_grad():
         ours = model(torch.from_numpy(x)).numpy()
     assert np.abs(ours - reference).max() < 1e-3
 
     work = tmp_path / "work"
-    status = main(["train", "--quick", "--only", "classifier", "--resume-from", "models/classifier.onnx",
+    status = main(["train", "--quick", "--only", "classifier", "--resume-from", str(start),
                    "--epochs", "1", "--images", "2", "--data-seed", "7", "--work", str(work)])
     assert status == 0
     continued = OnnxModel(work / "candidate" / "classifier.onnx", "onnxruntime").run(x)
     assert continued.shape == reference.shape and not np.allclose(continued, reference)
+
+
+def test_quick_reader_continues_from_its_onnx_and_trains_without_real_photos(tmp_path, monkeypatch, capsys):
+    """Without the real photos the reader trains on rendered crops and says so; a one-model run
+    keeps the other model's models.json entry; `crib train --only classifier --resume-from`
+    continues a reader export (models.json says its arch) with reader_from_onnx."""
+    from companion.cli import main
+
+    empty = tmp_path / "no-photos"
+    empty.mkdir()
+    monkeypatch.setenv("CRIB_REAL_CARDS", str(empty))
+    out, work = tmp_path / "models", tmp_path / "work"
+    out.mkdir()
+    (out / "models.json").write_text(json.dumps({"detector": {"file": "detector.onnx", "imgsz": 320,
+                                                              "classes": list(DETECTOR_CLASSES)}}))
+    messages = []
+    report = pipeline.run(out, work, pipeline.QUICK, log=messages.append, steps=("classifier",))
+    assert [m for m in messages if "real photos" in m] == [
+        f"real photos not found, the classifier trains on rendered crops only ({empty}: no images/ and labels/ here; "
+        "the real labelled photos (CC BY 4.0, see README 'Real photos') go in this folder or $CRIB_REAL_CARDS)"]
+    assert "classifier_real_val_accuracy" not in report
+    config = load_models_config(out)
+    assert config["detector"]["imgsz"] == 320  # kept: this run trained no detector
+    assert config["classifier"]["arch"] == pipeline.READER_ARCH
+
+    crops = np.random.default_rng(1).random((2, 3, 80, 80), dtype=np.float32)
+    before = OnnxModel(out / "classifier.onnx", "onnxruntime").run(crops)
+    capsys.readouterr()
+    status = main(["train", "--quick", "--only", "classifier", "--resume-from", str(out / "classifier.onnx"),
+                   "--epochs", "1", "--images", "2", "--data-seed", "7", "--threads", "1", "--work", str(work)])
+    assert status == 0
+    continued = work / "candidate" / "classifier.onnx"
+    after = OnnxModel(continued, "onnxruntime").run(crops)
+    assert after.shape == before.shape and not np.allclose(after, before)
+    assert pipeline.classifier_arch(continued) == pipeline.READER_ARCH  # by its input: no models.json there
+    assert f"({pipeline.READER_ARCH}): val accuracy" in capsys.readouterr().err

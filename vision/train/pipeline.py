@@ -257,9 +257,9 @@ def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, rec
                                        progress=progress, mix=plan.mix, jitter=crops_data.MEASURED_JITTER,
                                        crop_size=size)
     val_scenes = plan.val_scenes or max(1, plan.scenes // 10)
-    val_npz = crops_data.build_crops(work / f"crops_val_{plan.mix}_s{plan.val_seed}_{val_scenes}"
-                                     + (f"_{size}px" if is_reader else "") + ".npz",
-                                     val_scenes, plan.val_seed, 2, progress=progress, mix=plan.mix,
+    val_tag = f"{plan.mix}_s{plan.val_seed}_{val_scenes}" + (f"_{size}px" if is_reader else "")
+    val_npz = crops_data.build_crops(work / f"crops_val_{val_tag}.npz", val_scenes, plan.val_seed, 2,
+                                     progress=progress, mix=plan.mix,
                                      jitter=crops_data.MEASURED_JITTER, crop_size=size)
     train_set, val_set = np.load(train_npz), np.load(val_npz)
     crops, labels, real_val = train_set["crops"], train_set["labels"], None
