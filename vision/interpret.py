@@ -40,8 +40,9 @@ UNREAD_CARD_SCORE = 0.5
 # 8,500,000+): reads under 0.25 were wrong 37 times and right 19; 0.25-0.30: 13 right, 7 wrong;
 # 0.30 and over: 986 right, 4 wrong.
 READ_FLOOR = 0.25
-# An unread card box this much inside a read card's box is a second box of that card (NMS keeps
-# it when the IoU falls just under its threshold): sample deal6_overlap_pen read one phantom card.
+# An unread card box this much inside read cards' boxes is a second box of that card, or one
+# straddling two read cards (NMS keeps it when the IoU falls just under its threshold): sample
+# deal6_overlap_pen read one phantom card (models v2); hand_starter_spread a box across 6D and 2S (v4).
 DUPLICATE_INSIDE = 0.8
 MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
 
@@ -132,7 +133,9 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
         warnings.append(f"ignored {len(weak_rows)} corner indices with no card around them (detector scores: {scores})")
     inside_read = np.zeros(len(cards), bool)
     if read.any() and (~read).any():
-        inside_read[~read] = boxes.box_containment(cards.xyxy[~read], cards.xyxy[read]).max(axis=1) >= DUPLICATE_INSIDE
+        # covered by read cards' boxes together (a box straddling two read cards is neither card)
+        inside_read[~read] = np.minimum(boxes.box_containment(cards.xyxy[~read], cards.xyxy[read]).sum(axis=1), 1.0) \
+            >= DUPLICATE_INSIDE
     stray = guessed & (outlines.estimated | inside_read)
     for lone, where, many in ((True, "with no card around it", "with no card around them"),
                               (False, "on a card read otherwise", "on cards read otherwise")):

@@ -19,7 +19,7 @@ from vision import boxes
 from vision.classes import CARD_CODES, INDEX_CLASS, RANKS
 from vision.crops import crop_square, crops_to_tensor
 from vision.detections import Detections
-from vision.interpret import UNREAD_CARD_SCORE
+from vision.interpret import DUPLICATE_INSIDE, UNREAD_CARD_SCORE
 from vision.read import RunClassifier, softmax
 
 CARD_W, CARD_H = 200, 280  # the upright card (5:7, a poker card's 2.5 x 3.5 in)
@@ -61,7 +61,12 @@ def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = 
     sure_rows = read & (indices.confidence * indices.card_confidence >= sure)
     holds_sure = boxes.points_in_boxes(indices.centers[sure_rows], card_boxes.xyxy, tolerance=0.0).any(axis=0) \
         if sure_rows.any() else np.zeros(len(card_boxes), bool)
-    rows = np.flatnonzero(~holds_sure & (card_boxes.confidence >= min_score))
+    # a box covered by boxes already read surely is a second box of those cards, not a card to read
+    covered = np.zeros(len(card_boxes), bool)
+    if holds_sure.any():
+        covered = np.minimum(boxes.box_containment(card_boxes.xyxy, card_boxes.xyxy[holds_sure]).sum(axis=1), 1.0) \
+            >= DUPLICATE_INSIDE
+    rows = np.flatnonzero(~holds_sure & ~covered & (card_boxes.confidence >= min_score))
     return rows[np.argsort(-card_boxes.confidence[rows], kind="stable")][:MAX_LOOKS]
 
 
