@@ -2,7 +2,7 @@
 crib with the full breakdown, and judge the players' claims (muggins).
 
     from companion.photo import count_show
-    show = count_show("sample_images/hand_starter_spread.jpg", claims=[1])
+    show = count_show("sample_images/hand_starter_spread_large.jpg", claims=[1])
     for hand in show.groups:
         print(hand.label, hand.cards, hand.show.total, hand.show.spoken, hand.claim.describe())
 """

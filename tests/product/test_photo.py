@@ -17,7 +17,7 @@ from vision import (CardGroup, RecognizedCard, Recognition, Recognizer, Role, Th
                     recognize)
 
 ROOT = Path(__file__).resolve().parents[2]
-HAND_STARTER = ROOT / "sample_images" / "hand_starter_spread.jpg"  # 6D 2S TC(unsure) JS, starter KS
+HAND_STARTER = ROOT / "sample_images" / "hand_starter_spread_large.jpg"  # KD 3D JD 4S, starter 6S (models v4)
 
 
 def _recognition(*groups: tuple[Role, tuple[str, ...]], confirm: tuple[str, ...] = ()) -> Recognition:
@@ -32,12 +32,12 @@ TWO_HANDS_CRIB = _recognition((Role.HAND, ("5H", "5C", "JD", "4S")), (Role.HAND,
 
 def test_count_show_on_a_photo_returns_the_counted_hand_and_judged_claim():
     show = count_show(HAND_STARTER, claims=[1])
-    assert (show.starter, show.starter_source) == ("KS", STARTER_FROM_PHOTO)
+    assert (show.starter, show.starter_source) == ("6S", STARTER_FROM_PHOTO)
     [hand] = show.groups
-    assert (hand.label, hand.role, hand.cards) == ("hand 1", Role.HAND, ("6D", "2S", "TC", "JS"))
-    assert isinstance(hand.show, Show) and hand.show.total == 1  # one for his nob (JS, starter KS)
-    assert isinstance(hand.claim, ClaimResult) and hand.claim.correct
-    assert hand.confirm == ("TC",) and show.cards == show.recognition.cards
+    assert (hand.label, hand.role, hand.cards) == ("hand 1", Role.HAND, ("KD", "3D", "JD", "4S"))
+    assert isinstance(hand.show, Show) and hand.show.total == 0  # nineteen: no fifteen, pair, run or nob
+    assert isinstance(hand.claim, ClaimResult) and not hand.claim.correct and hand.claim.claimed == 1
+    assert hand.confirm == () and show.cards == show.recognition.cards
     assert show.photo is not None and show.photo.width == 1280
 
 
