@@ -58,8 +58,7 @@ def test_the_player_is_told_and_keeps_the_cut(start_app):
     assert [b.text for b in popup.buttons] == ["The cut 6♠ stands: count with it (K♠ set aside)",
                                                "K♠ is right: correct the cut and count with it"]
     h.tap(popup.buttons[0])
-    h.wait()
-    assert h.popup() is None
+    h.wait(lambda: h.popup() is None, what="the question closed")  # its closing animation runs after the tap
     assert "K♠ in the photo set aside: 6♠ stands." in show.note
     assert "starter 6♠" in show.heading and show.total == crib_total(CUT)
     h.tap(show.ids.accept)

@@ -78,7 +78,7 @@ class ShowScreen(CribScreen):
         settled = self.context.setdefault("settled", set())
         conflicts = [c for c in photo_conflicts(view, photo_show.starter_in_photo, group.cards if group else ())
                      if c.key not in settled]
-        if not conflicts:
+        if not conflicts or getattr(self, "conflict", None) is not None:  # none, or already asked
             return
         conflict = conflicts[0]
         choices = [(present.with_suits(conflict.keep_game), lambda: self.keep_game(conflict))]
@@ -88,6 +88,7 @@ class ShowScreen(CribScreen):
         self.conflict.open()
 
     def keep_game(self, conflict) -> None:
+        self.conflict = None
         if conflict.game_card is None:  # the photo's card must be another: name it in the review
             self.check_cards()
             return
@@ -98,6 +99,7 @@ class ShowScreen(CribScreen):
         self.check_photo()
 
     def keep_photo(self, conflict) -> None:
+        self.conflict = None
         """The game's card is corrected (the session plays the deal again), then the photo is counted again."""
         photo_show = self.context["photo_show"]
 
