@@ -31,8 +31,8 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
-CRIB_PHOTO = str(ROOT / "sample_images" / "hand_starter_keyboard.jpg")  # 9H JC 5C 4D + starter 4S
-ANN, BEN = ["2C", "3D", "4H", "7H"], ["8S", "8D", "TC", "JS"]
+CRIB_PHOTO = str(ROOT / "sample_images" / "hand_starter_spread_large.jpg")  # KD 3D JD 4S + starter 6S, none flagged (models v4)
+ANN, BEN = ["2C", "3H", "4H", "7H"], ["8S", "8D", "TC", "JS"]  # none in the crib photo
 
 COLD_APP = """
 import time, tempfile, sys
@@ -77,7 +77,7 @@ def photo_to_show(repeat: int) -> list[float]:
             h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
             h.wait()
             h.companion.act("discard")
-            h.companion.act("cut", "4S")
+            h.companion.act("cut", "6S")  # the photo's starter
             h.play_out({0: list(ANN), 1: list(BEN)})
             h.companion.act("show")
             h.companion.act("show")
