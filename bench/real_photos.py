@@ -93,6 +93,7 @@ def family_table(scores: list[dict], title: str) -> None:
 
 def reader_on_crops(recognizer, photos) -> tuple[int, int]:
     """The index-crop family: each photo is one corner index filling the frame."""
+    from vision.classes import CARD_CODES
     from vision.crops import crop_square, crops_to_tensor
 
     right = 0
@@ -103,8 +104,6 @@ def reader_on_crops(recognizer, photos) -> tuple[int, int]:
         box = (corner.box[0] * w, corner.box[1] * h, corner.box[2] * w, corner.box[3] * h)
         crop = crop_square(image, box, recognizer.crop_size, recognizer.crop_margin)
         logits = recognizer.classifier.run(crops_to_tensor([crop]))
-        from vision.classes import CARD_CODES
-
         right += CARD_CODES[int(np.argmax(logits[0]))] == corner.code
     return right, len(photos)
 

@@ -51,6 +51,14 @@ def box_containment(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(area_a[:, None] > 0, inter / np.maximum(area_a[:, None], 1e-9), 0.0)
 
 
+def covered_fraction(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N,): the share of each box of ``a`` covered by the boxes of ``b`` together (their overlaps
+    counted once each, so at most 1; a box straddling two others is covered by both)."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros(len(a))
+    return np.minimum(box_containment(a, b).sum(axis=1), 1.0)
+
+
 def points_in_boxes(points: np.ndarray, xyxy: np.ndarray, tolerance: float = 0.05) -> np.ndarray:
     """(P, B) whether each point lies in each box grown by ``tolerance`` of its size."""
     size = sizes(xyxy)

@@ -133,9 +133,7 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
         warnings.append(f"ignored {len(weak_rows)} corner indices with no card around them (detector scores: {scores})")
     inside_read = np.zeros(len(cards), bool)
     if read.any() and (~read).any():
-        # covered by read cards' boxes together (a box straddling two read cards is neither card)
-        inside_read[~read] = np.minimum(boxes.box_containment(cards.xyxy[~read], cards.xyxy[read]).sum(axis=1), 1.0) \
-            >= DUPLICATE_INSIDE
+        inside_read[~read] = boxes.covered_fraction(cards.xyxy[~read], cards.xyxy[read]) >= DUPLICATE_INSIDE
     stray = guessed & (outlines.estimated | inside_read)
     for lone, where, many in ((True, "with no card around it", "with no card around them"),
                               (False, "on a card read otherwise", "on cards read otherwise")):

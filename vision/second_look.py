@@ -62,10 +62,7 @@ def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = 
     holds_sure = boxes.points_in_boxes(indices.centers[sure_rows], card_boxes.xyxy, tolerance=0.0).any(axis=0) \
         if sure_rows.any() else np.zeros(len(card_boxes), bool)
     # a box covered by boxes already read surely is a second box of those cards, not a card to read
-    covered = np.zeros(len(card_boxes), bool)
-    if holds_sure.any():
-        covered = np.minimum(boxes.box_containment(card_boxes.xyxy, card_boxes.xyxy[holds_sure]).sum(axis=1), 1.0) \
-            >= DUPLICATE_INSIDE
+    covered = boxes.covered_fraction(card_boxes.xyxy, card_boxes.xyxy[holds_sure]) >= DUPLICATE_INSIDE
     rows = np.flatnonzero(~holds_sure & ~covered & (card_boxes.confidence >= min_score))
     return rows[np.argsort(-card_boxes.confidence[rows], kind="stable")][:MAX_LOOKS]
 

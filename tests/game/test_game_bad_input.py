@@ -17,6 +17,7 @@ from companion.game import Store
 from companion.game.script import run_script
 
 from conftest import script
+from test_game_scripts import bad as _changed  # a copy of the document with one value changed
 
 SCRIPTS = ("readme_example", "three_players", "four_players", "pub_best_of_three", "lowball")
 # In an export these are for the reader only: the import recomputes them.
@@ -38,15 +39,6 @@ def _paths(node, path=()):
     for key, child in items:
         yield path + (key,)
         yield from _paths(child, path + (key,))
-
-
-def _changed(document, path, value):
-    document = copy.deepcopy(document)
-    target = document
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
-    return document
 
 
 def _scripts():

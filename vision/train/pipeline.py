@@ -249,7 +249,7 @@ def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, rec
     for seed in (plan.seed, plan.val_seed):
         if not 5 <= seed <= 20:
             raise ValueError(f"continuation seed {seed}: use 5..20 (1-4 are the recipe's own sets)")
-    is_reader = classifier_arch(plan.start).startswith("efficientnet")
+    is_reader = classifier_arch(plan.start) == READER_ARCH
     size = READER_SIZE if is_reader else CROP_SIZE
     t = time.time()
     tag = f"{plan.mix}_s{plan.seed}_{plan.scenes}" + (f"_{size}px" if is_reader else "")
@@ -291,8 +291,8 @@ def _with_real_crops(crops: np.ndarray, labels: np.ndarray, recipe: TrainRecipe,
     train_reader does) when the real photos are present; also the real val split's crops (only
     measured) or None. Without the photos: the rendered crops alone, said in one log line."""
     from vision.train.real_cards import RealDataError, photos_of, real_dir
-    from vision.train.real_crops import real_crops
-    from vision.train.train_reader import REAL_PER_CORNER, REAL_REPEAT
+    from vision.train.real_crops import reader_training_crops
+    from vision.train.train_reader import REAL_REPEAT
 
     try:
         real_dir()
@@ -300,12 +300,11 @@ def _with_real_crops(crops: np.ndarray, labels: np.ndarray, recipe: TrainRecipe,
         log(f"real photos not found, the classifier trains on rendered crops only ({missing})")
         return crops, labels, None
     train_photos, val_photos = _some(photos_of("train"), recipe.real_photos), _some(photos_of("val"), recipe.real_photos)
-    real_x, real_y = real_crops(train_photos, READER_SIZE, REAL_PER_CORNER, seed=1)
-    real_val = real_crops(val_photos, READER_SIZE, 1, seed=2)
-    log(f"real photos: {len(real_y)} crops of {len(train_photos)} train photos (x{REAL_REPEAT}), "
+    crops, labels, real_val, real_count = reader_training_crops(crops, labels, READER_SIZE, REAL_REPEAT,
+                                                                train_photos, val_photos)
+    log(f"real photos: {real_count} crops of {len(train_photos)} train photos (x{REAL_REPEAT}), "
         f"{len(real_val[1])} crops of {len(val_photos)} val photos (measured only)")
-    return (np.concatenate([real_x] * REAL_REPEAT + [crops]), np.concatenate([real_y] * REAL_REPEAT + [labels]),
-            real_val)
+    return crops, labels, real_val
 
 
 def _some(photos: list, count: int | None) -> list:

@@ -52,6 +52,12 @@ class Corner:
     code: str | None
     box: tuple[float, float, float, float]
 
+    @property
+    def trusted(self) -> bool:
+        """A named corner whose box is not too large to be a corner (MAX_CORNER_AREA)."""
+        x1, y1, x2, y2 = self.box
+        return self.code is not None and (x2 - x1) * (y2 - y1) <= MAX_CORNER_AREA
+
 
 # A card's corner box larger than this share of the photo is taken for a label error, not trusted.
 # (The large boxes seen by eye are all BACK labels, drawn loosely over several backs and the desk.)
@@ -73,8 +79,7 @@ class RealPhoto:
     @property
     def label_errors(self) -> int:
         """Corner boxes too large to be a corner (see MAX_CORNER_AREA)."""
-        return sum((c.box[2] - c.box[0]) * (c.box[3] - c.box[1]) > MAX_CORNER_AREA
-                   for c in self.corners if c.code is not None)
+        return sum(not c.trusted for c in self.corners if c.code is not None)
 
     @property
     def others(self) -> int:

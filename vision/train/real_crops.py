@@ -9,23 +9,12 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_INDEX
-from vision.crops import CROP_MARGIN
+from vision.crops import CROP_MARGIN, crop_square
 from vision.train.crops_data import MEASURED_JITTER, jitter_box
-from vision.train.real_cards import MAX_CORNER_AREA, RealPhoto
+from vision.train.real_cards import RealPhoto
 
 ASPECT_RANGE = (0.6, 1.5)  # horizontal scale of the photo before a crop is cut
-
-
-def crop_stretched(image_bgr: np.ndarray, box, size: int, margin: float, stretch_x: float) -> np.ndarray:
-    """``crop_square`` of the photo stretched ``stretch_x`` times horizontally (RGB uint8)."""
-    x1, y1, x2, y2 = box
-    cx, cy = (x1 + x2) / 2.0 * stretch_x, (y1 + y2) / 2.0
-    side = max((x2 - x1) * stretch_x, y2 - y1, 2.0) * margin
-    scale = size / side
-    m = np.array([[scale * stretch_x, 0.0, size / 2.0 - cx * scale], [0.0, scale, size / 2.0 - cy * scale]], np.float32)
-    interp = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
-    crop = cv2.warpAffine(image_bgr, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-    return cv2.cvtColor(crop, cv2.COLOR_BGR2RGB)
+REAL_PER_CORNER = 4  # training crops of each labelled corner: the labelled box, then 3 moved ones
 
 
 def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Generator,
@@ -36,16 +25,16 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
     h, w = image.shape[:2]
     crops, labels = [], []
     for corner in photo.corners:
-        x1, y1, x2, y2 = corner.box
-        if corner.code is None or (x2 - x1) * (y2 - y1) > MAX_CORNER_AREA and photo.family != "crops":
+        if corner.code is None or not corner.trusted and photo.family != "crops":  # a crop fills its photo
             continue
+        x1, y1, x2, y2 = corner.box
         box = (x1 * w, y1 * h, x2 * w, y2 * h)
         for k in range(per_corner):
             if k == 0:
-                crops.append(crop_stretched(image, box, size, margin, 1.0))
+                crops.append(crop_square(image, box, size, margin))
             else:
                 stretch = float(np.exp(rng.uniform(*np.log(ASPECT_RANGE))))
-                crops.append(crop_stretched(image, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
+                crops.append(crop_square(image, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
             labels.append(CARD_INDEX[corner.code])
     return crops, labels
 
@@ -61,3 +50,14 @@ def real_crops(photos: list[RealPhoto], size: int, per_corner: int = 4, seed: in
     if not crops:
         return np.zeros((0, size, size, 3), np.uint8), np.zeros((0,), np.int64)
     return np.stack(crops), np.array(labels, np.int64)
+
+
+def reader_training_crops(rendered_x: np.ndarray, rendered_y: np.ndarray, size: int, repeat: int,
+                          train_photos: list[RealPhoto], val_photos: list[RealPhoto]):
+    """The reader's training set: the real train photos' crops ``repeat`` times ahead of the
+    rendered crops; and the real val photos' crops (one per corner, only measured). Returns
+    (crops, labels, (val crops, val labels), number of real train crops)."""
+    real_x, real_y = real_crops(train_photos, size, REAL_PER_CORNER, seed=1)
+    val = real_crops(val_photos, size, 1, seed=2)
+    return (np.concatenate([real_x] * repeat + [rendered_x]), np.concatenate([real_y] * repeat + [rendered_y]),
+            val, len(real_y))

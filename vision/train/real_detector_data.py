@@ -86,7 +86,7 @@ def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None)
     for photo in photos:
         if photo.family == "crops":  # single index crops: no scene for a detector
             continue
-        if photo.family != "crops" and photo.label_errors:
+        if photo.label_errors:
             counts["left_out"] += 1
             continue
         cards, lone = derived_card_boxes(photo)

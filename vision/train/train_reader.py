@@ -21,13 +21,12 @@ import numpy as np
 from vision.train.classifier import ClassifierRecipe, evaluate, train_classifier
 from vision.train.reader import READER_SIZE, build_reader, export_reader, reader_from_onnx
 
-REAL_PER_CORNER = 4
 REAL_REPEAT = 2  # real crops appear this many times per epoch beside the rendered ones
 
 
 def main(argv=None) -> None:
     from vision.train.real_cards import photos_of
-    from vision.train.real_crops import real_crops
+    from vision.train.real_crops import reader_training_crops
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synth", type=Path, action="append", default=[])
@@ -44,17 +43,13 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     t = time.time()
-    train_x, train_y = real_crops(photos_of("train"), READER_SIZE, REAL_PER_CORNER, seed=1)
-    val_x, val_y = real_crops(photos_of("val"), READER_SIZE, 1, seed=2)
     repeat = 0 if args.no_real else args.real_repeat
-    parts_x, parts_y = [train_x] * repeat, [train_y] * repeat
-    for npz in args.synth:
-        data = np.load(npz)
-        parts_x.append(data["crops"])
-        parts_y.append(data["labels"])
-    x, y = np.concatenate(parts_x), np.concatenate(parts_y)
-    print(f"data: {len(train_y)} real train crops (x{repeat}), "
-          f"{len(y) - repeat * len(train_y)} rendered, {len(val_y)} real val crops "
+    rendered = [np.load(npz) for npz in args.synth]
+    rendered_x = np.concatenate([d["crops"] for d in rendered] or [np.zeros((0, READER_SIZE, READER_SIZE, 3), np.uint8)])
+    rendered_y = np.concatenate([d["labels"] for d in rendered] or [np.zeros((0,), np.int64)])
+    x, y, (val_x, val_y), real_count = reader_training_crops(rendered_x, rendered_y, READER_SIZE, repeat,
+                                                              photos_of("train"), photos_of("val"))
+    print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     model = reader_from_onnx(args.start) if args.start else build_reader(pretrained=not args.scratch)
     recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
