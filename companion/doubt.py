@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.photo import STARTER_GIVEN, STARTER_FROM_PHOTO, GroupShow, PhotoShow
+from companion.counted import STARTER_GIVEN, STARTER_FROM_PHOTO, GroupShow, PhotoShow
 from companion.rules.cards import Card, CardParseError
 from companion.rules.show import score
 

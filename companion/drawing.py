@@ -10,7 +10,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from companion.photo import PhotoShow
+from companion.counted import PhotoShow
 from companion.rules.show import FIFTEEN, FLUSH, HEELS, NOBS, PAIR, RUN
 from vision import Recognition, Role
 

@@ -9,19 +9,19 @@ crib with the full breakdown, and judge the players' claims (muggins).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Mapping, Sequence
 
+from companion.counted import NO_STARTER, STARTER_FROM_PHOTO, STARTER_GIVEN, GroupShow, PhotoShow
+from companion.doubt import doubts
 from companion.rules.cards import Card, CardParseError
-from companion.rules.muggins import ClaimResult, evaluate
+from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
-from vision import CardGroup, Photo, PhotoSource, RecognizedCard, Recognition, Recognizer, Role, shared_recognizer
+from vision import CardGroup, PhotoSource, RecognizedCard, Recognition, Recognizer, Role, shared_recognizer
 
-# Where the starter came from (the JSON contract's ``starter_source`` values).
-STARTER_FROM_PHOTO = "photo"  # a lone card apart from the hands
-STARTER_GIVEN = "flag"  # given by the caller (the CLI's --starter)
-NO_STARTER = "none"
+# The results (GroupShow, PhotoShow, the STARTER_* values) live in companion.counted, which
+# companion.doubt reads too; they are imported from here as before.
 
 
 class StarterError(ValueError):
@@ -44,77 +44,6 @@ class UnreadCardError(ValueError):
     """A card named for an unread box that cannot be: no such unread card, or not a card."""
 
 
-@dataclass(frozen=True)
-class GroupShow:
-    """One group of the photo and its count (``show`` is None when it cannot be scored)."""
-
-    label: str  # "hand 1", "hand 2", "crib"
-    role: Role
-    cards: tuple[str, ...]
-    crib: bool  # counted with crib rules
-    show: Show | None
-    problem: str | None = None
-    confirm: tuple[str, ...] = ()  # cards the player should check (low confidence / duplicates)
-    claim: ClaimResult | None = None
-
-    def as_json(self) -> dict:
-        data: dict = {"label": self.label, "role": str(self.role), "cards": list(self.cards), "crib": self.crib}
-        if self.show is not None:
-            data.update(self.show.as_json())  # the crib score --json shape
-        else:
-            data["problem"] = self.problem
-        data["confirm"] = list(self.confirm)
-        if self.claim is not None:
-            data["claim"] = self.claim.as_json()
-        return data
-
-
-@dataclass(frozen=True)
-class PhotoShow:
-    """The show counted from a photo: ``groups`` (hands in reading order, then the crib), the
-    starter and where it came from, and what the player should hear: ``warnings`` (the
-    recognition's own are in ``recognition.warnings``). ``photo`` is the decoded photo (to draw
-    on), when ``count_show`` decoded it."""
-
-    recognition: Recognition
-    starter: str | None
-    starter_source: str  # STARTER_FROM_PHOTO | STARTER_GIVEN | NO_STARTER
-    groups: tuple[GroupShow, ...]
-    count_warnings: tuple[str, ...] = ()  # about the count, the starter's apart
-    starter_in_photo: str | None = None  # the lone card apart, when there is one
-    photo: Photo | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def cards(self):
-        return self.recognition.cards
-
-    @property
-    def starter_warning(self) -> str | None:
-        if self.starter_source == NO_STARTER:
-            return "no starter in the photo (no lone card apart from the hands): give the starter to count"
-        if self.starter_source == STARTER_GIVEN and self.starter_in_photo not in (None, self.starter):
-            return f"starter {self.starter} given (the photo shows {self.starter_in_photo} apart)"
-        return None
-
-    @property
-    def doubts(self):
-        """What the player should confirm before pegging (``companion.doubt.Doubt``): the starter
-        read unsure or taken while cards were unread, a count that changes with an unsure card."""
-        from companion.doubt import doubts  # it builds on this module
-
-        return doubts(self)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return ((self.starter_warning,) * (self.starter_warning is not None)
-                + tuple(d.message for d in self.doubts) + self.count_warnings)
-
-    def as_json(self) -> dict:
-        return {"image": self.recognition.image, "starter": self.starter, "starter_source": self.starter_source,
-                "hands": [g.as_json() for g in self.groups], "warnings": list(self.warnings),
-                "doubts": [d.as_json() for d in self.doubts], "recognition": self.recognition.as_json()}
-
-
 def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = None,
                claims: Sequence[int] | None = None, rules: RuleSet = DEFAULT, *, all_crib: bool = False,
                recognizer: Recognizer | None = None, named: Mapping[int, str] | None = None) -> PhotoShow:
@@ -132,9 +61,7 @@ def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = No
     recognizer = recognizer or shared_recognizer()
     decoded, recognition = recognizer.read_and_recognize(photo)
     recognition = name_unread(recognition, named or {})
-    counted = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
-    return PhotoShow(counted.recognition, counted.starter, counted.starter_source, counted.groups,
-                     counted.count_warnings, counted.starter_in_photo, decoded)
+    return replace(count_recognition(recognition, starter, claims, rules, all_crib=all_crib), photo=decoded)
 
 
 def count_recognition(recognition: Recognition, starter: str | Card | None = None,
@@ -156,8 +83,9 @@ def count_recognition(recognition: Recognition, starter: str | Card | None = Non
     if claims:
         groups = _judge(groups, list(claims), rules)
     count_warnings = () if groups else ("no hand to count in the photo",)
-    return PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(groups),
-                     count_warnings, in_photo)
+    shown = PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(groups),
+                      count_warnings, in_photo)
+    return replace(shown, doubts=doubts(shown))
 
 
 def name_unread(recognition: Recognition, named: Mapping[int, str]) -> Recognition:

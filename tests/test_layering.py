@@ -75,6 +75,42 @@ def test_vision_and_hardware_never_import_companion():
     assert not {m for m in loaded if _is_under(m, ["companion", "kivy"])}
 
 
+def _module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle in ``graph`` (module -> modules it imports), or None."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        for other in sorted(graph[module]):
+            found = visit(other, path + [module])
+            if found:
+                return found
+        done.add(module)
+        return None
+    return next((c for c in (visit(m, []) for m in sorted(graph)) if c), None)
+
+
+def test_companion_modules_import_each_other_one_way():
+    """No import cycle among companion's modules, function-level imports included (a package and
+    its own modules aside): the doubts build on the counted show (companion.counted), and so
+    does companion.photo, which works the doubts out; doubt never imports photo."""
+    modules = {_module_name(p): p for p in _sources("companion")}
+    graph = {m: {n for n in _imports(p) if n in modules and n != m and not m.startswith(n + ".")
+                 and not n.startswith(m + ".")} for m, p in modules.items()}
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph))
+    assert "companion.photo" not in graph["companion.doubt"] and "companion.doubt" in graph["companion.photo"]
+    assert not graph["companion.counted"] & {"companion.photo", "companion.doubt"}
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]  # the check finds one
+
+
 def test_recognition_modules_never_import_the_training_stack():
     runtime = _sources("vision", skip=("vision/train/", "vision/synth/"))
     offenders = {p.relative_to(ROOT).as_posix(): sorted(n for n in _imports(p) if _is_under(n, TRAINING_STACK))

@@ -1,5 +1,6 @@
 """Resolution does not decide: the same photo at 480, 1000, 2000 and 4000 px on its long side gives
-the same cards (real validation photos and renders, through JPEG decoding as a phone's photo)."""
+the same cards (the committed real validation photos of tests/fixtures/real/ and a render, through
+JPEG decoding as a phone's photo). Needs no real dataset: the fixtures are in every clone."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import numpy as np
 import pytest
 
 from vision.pipeline import shared_recognizer
-from vision.train.real_cards import photos_of
 
 LONG_SIDES = (480, 1000, 2000, 4000)
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
-SURE = 0.75  # a photo whose every card is read at least this surely at its own size
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_images"
+FIXTURE_PHOTOS = sorted((ROOT / "tests" / "fixtures" / "real").glob("*/images/*.jpg"))
 
 
 def at_long_side(pixels: np.ndarray, long_side: int) -> bytes:
@@ -33,25 +34,29 @@ def cards_at_every_size(pixels: np.ndarray) -> dict[int, list[str]]:
             for side in LONG_SIDES}
 
 
-@pytest.mark.parametrize("family", ["black", "desk", "held", "table"])
-def test_real_photo_reads_the_same_at_every_size(family):
-    """The first validation photo of the family (by name) with at least one card read surely at its
-    own size: every card read surely there is read at every size, and every size reads the same
-    cards as 1000 px but for cards read unsurely (a read on the edge of a threshold can flip with
-    any resampling, as with a second photo of the same table; what must not happen is a photo
-    read at 640 px and lost at 2000 px, as the bilinear shrink did before)."""
+def reads_at_every_size(pixels: np.ndarray) -> dict[int, dict[str, bool]]:
+    """Long side -> card -> flagged for confirmation."""
     recognizer = shared_recognizer()
-    for photo in [p for p in photos_of("val") if p.family == family][:40]:
-        pixels = cv2.imread(str(photo.image))
-        sure = {c.card for c in recognizer.recognize(pixels, photo.name).cards if c.confidence >= SURE}
-        if sure:
-            break
-    else:
-        pytest.fail(f"no card read surely in the first 40 validation photos of the {family} family")
-    found = cards_at_every_size(pixels)
-    assert all(sure <= set(cards) for cards in found.values()), (photo.name, sure, found)
-    if family != "table":  # photos of 1-4 cards apart: exactly the same cards at every size
-        assert len(set(map(tuple, found.values()))) == 1, (photo.name, found)
+    return {side: {c.card: c.confirm for c in recognizer.recognize(at_long_side(pixels, side), f"{side}px").cards}
+            for side in LONG_SIDES}
+
+
+@pytest.mark.parametrize("image", FIXTURE_PHOTOS, ids=lambda p: f"{p.parent.parent.name}-{p.stem[:24]}")
+def test_real_photo_reads_the_same_at_every_size(image):
+    """Every card read surely (not flagged) at the photo's own size is read at every size, and a
+    size reads other cards than 1000 px only where the card is flagged at some size (a read on the edge of a
+    threshold can flip with any resampling; what must not happen is a photo read at 640 px and
+    lost at 2000 px, as the bilinear shrink did before). Measured on the 13 fixtures: no sure card
+    lost; at 480 px two tables gain a flagged card and the black deck's unsure 2D comes and goes."""
+    pixels = cv2.imread(str(image))
+    own = {c.card: c.confirm for c in shared_recognizer().recognize(pixels, image.name).cards}
+    sure = {card for card, flagged in own.items() if not flagged}
+    assert sure, f"{image.name}: no card read surely at its own size"
+    found = reads_at_every_size(pixels)
+    unsure = {card for reads in (own, *found.values()) for card, flagged in reads.items() if flagged}
+    for side, cards in found.items():
+        assert sure <= set(cards), (image.name, side, sure, cards)
+        assert set(cards) ^ set(found[1000]) <= unsure, (image.name, side, cards, found[1000])
 
 
 def test_render_reads_the_same_at_every_size():

@@ -31,12 +31,12 @@ def test_bad_train_input_is_one_line(tmp_path, capsys, args, message):
 
 
 def test_real_continuation_without_the_photos_says_where_they_go(tmp_path, capsys, monkeypatch):
-    empty = tmp_path / "no-photos"
+    empty = tmp_path / "no-photos"  # a root holding no dataset folder
     empty.mkdir()
     monkeypatch.setenv("CRIB_REAL_CARDS", str(empty))
     work = tmp_path / "work"
     assert main(["train", "--quick", "--real", "--resume-from", CHECKPOINT, "--epochs", "1", "--work", str(work)]) == 2
     err = capsys.readouterr().err
-    assert f"{empty}: no images/ and labels/ here" in err and "$CRIB_REAL_CARDS" in err
+    assert f"{empty / 'cardcounterml'}: no images/ and labels/ here" in err and "$CRIB_REAL_CARDS" in err
     assert len(err.strip().splitlines()) == 1
     assert not any(work.rglob("*.jpg"))  # stopped before rendering anything

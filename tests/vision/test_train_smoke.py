@@ -162,7 +162,7 @@ def test_quick_reader_continues_from_its_onnx_and_trains_without_real_photos(tmp
     continues a reader export (models.json says its arch) with reader_from_onnx."""
     from companion.cli import main
 
-    empty = tmp_path / "no-photos"
+    empty = tmp_path / "no-photos"  # a root holding no dataset folder
     empty.mkdir()
     monkeypatch.setenv("CRIB_REAL_CARDS", str(empty))
     out, work = tmp_path / "models", tmp_path / "work"
@@ -172,7 +172,8 @@ def test_quick_reader_continues_from_its_onnx_and_trains_without_real_photos(tmp
     messages = []
     report = pipeline.run(out, work, pipeline.QUICK, log=messages.append, steps=("classifier",))
     assert [m for m in messages if "real photos" in m] == [
-        f"real photos not found, the classifier trains on rendered crops only ({empty}: no images/ and labels/ here; "
+        f"real photos not found, the classifier trains on rendered crops only ({empty / 'cardcounterml'}: no images/ "
+        "and labels/ here; "
         "the real labelled photos (CC BY 4.0, see README 'Real photos') go in this folder or $CRIB_REAL_CARDS)"]
     assert "classifier_real_val_accuracy" not in report
     config = load_models_config(out)

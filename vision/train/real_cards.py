@@ -1,9 +1,11 @@
-"""The real labelled photos (``../shared/data/real-cards/cardcounterml``, CC BY 4.0: "Card Detection
-dataset by cadyzedevelopmenthub on Roboflow Universe"), read as data: each photo's family, its
-labelled corner indices as card codes, and the committed train / validation split.
+"""The real labelled photos (cardcounterml, CC BY 4.0: "Card Detection dataset by cadyzedevelopmenthub
+on Roboflow Universe"), read as data: each photo's family, its labelled corner indices as card
+codes, and the committed train / validation split.
 
-No torch here: the bench and the tests read the same photos. The photos are not in the repo; a
-clone without ``../shared/`` gets a clear error naming the folder to put them in.
+No torch here: the bench and the tests read the same photos. The photos are not in the repo: they
+are looked for under $CRIB_REAL_CARDS, else data/real-cards/ in the repository (git-ignored), else
+../shared/data/real-cards/ beside the checkout (README "Real photos"); where they are not, a clear
+error names the folder to put them in.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ from pathlib import Path
 from vision.classes import CARD_CODES
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_REAL_DIR = REPO.parent / "shared" / "data" / "real-cards" / "cardcounterml"
+# Where the labelled real photos live (README "Real photos"): $CRIB_REAL_CARDS, else the git-ignored
+# data/real-cards/ inside the repository, else (fallback only) the shared folder beside the checkout.
+# Each holds one folder per dataset (cardcounterml/, rf100-poker/).
+IN_REPO_REAL_ROOT = REPO / "data" / "real-cards"
+FALLBACK_REAL_ROOT = REPO.parent / "shared" / "data" / "real-cards"
+CARDCOUNTERML = "cardcounterml"
+DEFAULT_REAL_DIR = FALLBACK_REAL_ROOT / CARDCOUNTERML
 SPLIT_FILE = Path(__file__).resolve().parent / "real_split.txt"
 
 # The dataset's classes in data.yaml order; BACK and the jokers are not cribbage cards.
@@ -99,13 +107,37 @@ def family_of(name: str) -> str:
     return "held"
 
 
-def real_dir(path: str | os.PathLike | None = None) -> Path:
-    """The photos' folder: ``path``, else $CRIB_REAL_CARDS, else ../shared/data/real-cards/cardcounterml."""
-    folder = Path(path or os.environ.get("CRIB_REAL_CARDS") or DEFAULT_REAL_DIR)
+def real_root() -> Path | None:
+    """The folder holding the real datasets: $CRIB_REAL_CARDS when set (set empty: none, no
+    fallback), else data/real-cards/ in the repository, else ../shared/data/real-cards/."""
+    if "CRIB_REAL_CARDS" in os.environ:
+        value = os.environ["CRIB_REAL_CARDS"]
+        return Path(value) if value else None
+    return IN_REPO_REAL_ROOT if IN_REPO_REAL_ROOT.is_dir() else FALLBACK_REAL_ROOT
+
+
+def dataset_dir(dataset: str = CARDCOUNTERML, path: str | os.PathLike | None = None) -> Path:
+    """One dataset's folder (with images/ and labels/): ``path``, else ``dataset`` under
+    ``real_root()``. A root that is itself a dataset folder is taken for cardcounterml (as
+    $CRIB_REAL_CARDS was used before there were two datasets)."""
+    if path is not None:
+        folder = Path(path)
+    else:
+        root = real_root()
+        if root is None:
+            raise RealDataError(f"{dataset}: $CRIB_REAL_CARDS is empty, so the real labelled photos are hidden "
+                                "(see README 'Real photos')")
+        legacy = dataset == CARDCOUNTERML and (root / "images").is_dir() and not (root / dataset).is_dir()
+        folder = root if legacy else root / dataset
     if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
         raise RealDataError(f"{folder}: no images/ and labels/ here; the real labelled photos "
                             "(CC BY 4.0, see README 'Real photos') go in this folder or $CRIB_REAL_CARDS")
     return folder
+
+
+def real_dir(path: str | os.PathLike | None = None) -> Path:
+    """The cardcounterml photos' folder (see ``dataset_dir``)."""
+    return dataset_dir(CARDCOUNTERML, path)
 
 
 def parse_label(text: str, name: str = "label") -> tuple[Corner, ...]:
