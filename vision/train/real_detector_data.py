@@ -89,7 +89,14 @@ def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None)
         if photo.label_errors:
             counts["left_out"] += 1
             continue
-        cards, lone = derived_card_boxes(photo)
+        if photo.card_boxes:  # whole cards labelled (rf100-poker): its derived corners are the indices
+            if {code for code, _ in photo.card_boxes} - {c.code for c in photo.corners}:
+                counts["left_out"] += 1  # a card with no derived corner: its index would teach background
+                continue
+            cards, lone = [box for _, box in photo.card_boxes], []
+            counts["cards_labelled"] = counts.get("cards_labelled", 0) + len(cards)
+        else:
+            cards, lone = derived_card_boxes(photo)
         if lone:
             pixels = cv2.imread(str(photo.image))
             h, w = pixels.shape[:2]
@@ -100,7 +107,8 @@ def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None)
                 continue
             counts["cards_from_detector"] += len(pseudo)
             cards = cards + pseudo
-        counts["cards_from_corners"] += len(cards) - (len(lone) if lone else 0)
+        if not photo.card_boxes:
+            counts["cards_from_corners"] += len(cards) - (len(lone) if lone else 0)
         lines = [yolo_line(INDEX_CLASS, c.box) for c in photo.corners if c.code is not None]
         lines += [yolo_line(CARD_CLASS, box) for box in cards]
         counts["indices"] += sum(c.code is not None for c in photo.corners)

@@ -28,7 +28,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
     from vision.synth.dataset import write_dataset
-    from vision.train.real_cards import photos_of
+    from vision.train.real_cards import real_photos_of
     from vision.train.real_detector_data import PSEUDO_CARD_SCORE, write_real_detector_set
 
     work = Path(work)
@@ -40,7 +40,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
                               min_card_score=PSEUDO_CARD_SCORE)
         return found.of_class(CARD_CLASS).xyxy
 
-    counts = write_real_detector_set(photos_of("train") if photos is None else photos, work / "real_train", find_cards)
+    counts = write_real_detector_set(real_photos_of("train") if photos is None else photos, work / "real_train", find_cards)
     log(f"real train set: {json.dumps(counts)} ({time.time() - t:.0f} s)")
     synth = write_dataset(work / f"synth_s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True, mix="v3")
     val = write_dataset(work / f"synth_val_s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640, mixed=True,

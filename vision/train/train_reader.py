@@ -25,7 +25,7 @@ REAL_REPEAT = 2  # real crops appear this many times per epoch beside the render
 
 
 def main(argv=None) -> None:
-    from vision.train.real_cards import photos_of
+    from vision.train.real_cards import real_photos_of
     from vision.train.real_crops import reader_training_crops
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,7 +48,7 @@ def main(argv=None) -> None:
     rendered_x = np.concatenate([d["crops"] for d in rendered] or [np.zeros((0, READER_SIZE, READER_SIZE, 3), np.uint8)])
     rendered_y = np.concatenate([d["labels"] for d in rendered] or [np.zeros((0,), np.int64)])
     x, y, (val_x, val_y), real_count = reader_training_crops(rendered_x, rendered_y, READER_SIZE, repeat,
-                                                              photos_of("train"), photos_of("val"))
+                                                              real_photos_of("train"), real_photos_of("val"))
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     model = reader_from_onnx(args.start) if args.start else build_reader(pretrained=not args.scratch)
