@@ -78,10 +78,15 @@ class RealPhoto:
     family: str
     image: Path
     corners: tuple[Corner, ...]
+    # Whole-card labels (rf100-poker: code, normalised xyxy); its corners are derived from them.
+    card_boxes: tuple[tuple[str, tuple[float, float, float, float]], ...] = ()
 
     @property
     def cards(self) -> frozenset[str]:
-        """The cribbage cards that show (a card's two corners name it once)."""
+        """The cribbage cards that show: the labelled whole cards where the set labels cards,
+        else the labelled corners (a card's two corners name it once)."""
+        if self.card_boxes:
+            return frozenset(code for code, _ in self.card_boxes)
         return frozenset(c.code for c in self.corners if c.code is not None)
 
     @property
@@ -234,3 +239,16 @@ def photos_of(side: str, folder: str | os.PathLike | None = None) -> list[RealPh
         raise RealDataError(f"unknown split side {side!r}; choose train or val")
     split = read_split()
     return [p for p in load_photos(folder) if split.get(p.name) == side]
+
+
+def real_photos_of(side: str) -> list[RealPhoto]:
+    """One side of both real sets' splits: cardcounterml's (required) and rf100-poker's when it is
+    here (``vision.train.rf100``; its split goes by time within each hand)."""
+    from vision.train.rf100 import POKER, poker_photos_of
+
+    photos = photos_of(side)
+    try:
+        dataset_dir(POKER)
+    except RealDataError:
+        return photos
+    return photos + poker_photos_of(side)
