@@ -22,6 +22,7 @@ from vision.identify import merge_indices
 from vision.layout import Layout, arrange
 from vision.outlines import Outlines, assign_outlines
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
+from vision.sure_reads import LONE_SURE, lies_on_a_card, mid_face, reader_probability
 
 # A card read with less confidence (detector score x classifier probability) is flagged for the
 # player to confirm. 0.5, set with the first models: every card the bench's 300 scenes left
@@ -75,9 +76,10 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
     warnings: list[str] = []
     outlines = assign_outlines(merge_indices(indices, card_boxes), card_boxes)
+    reader = reader_probability(outlines.cards, outlines.index_score)
     cards, guessed, guess = unname_unsure_reads(outlines.cards)
     disputed = disputed_corners(cards, outlines.disputed, guessed, warnings)
-    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings)
+    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings, reader)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     layout = arrange(cards)
     warnings.extend(layout.warnings)
@@ -117,12 +119,19 @@ def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray, war
 
 
 def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
-                     thresholds: Thresholds, warnings: list[str]) -> np.ndarray:
-    """Mask of the rows that are cards: named cards unless only a weak lone index says so; unread
-    card boxes the detector is sure of that are not a second box of a named card; unnamed reads
-    unless only their index says a card is there or they lie on a named card (a pip, a court)."""
+                     thresholds: Thresholds, warnings: list[str], reader: np.ndarray) -> np.ndarray:
+    """Mask of the rows that are cards: named cards unless only a weak lone index says so (a lone
+    index the reader is sure of, on another card near its edge, is a half-hidden card: issue 20),
+    or they are a mark in the middle of another card's face; unread card boxes the detector is sure
+    of that are not a second box of a named card; unnamed reads unless only their index says a
+    card is there or they lie on a named card (a pip, a court)."""
     read = cards.card_id != UNREAD
-    weak = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score)
+    half_hidden = (reader >= LONE_SURE) & lies_on_a_card(cards, outlines.estimated, outlines.index_centre)
+    weak = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score) & ~half_hidden
+    marks = read & ~weak & mid_face(cards, outlines.index_centre)
+    if marks.any():  # a court's picture or a large pip given a box of its own (issue 20)
+        said = ", ".join(cards.codes[i] for i in np.flatnonzero(marks))
+        warnings.append(f"ignored {said}: read in the middle of another card's face, not in a corner")
     weak_rows = np.flatnonzero(weak)
     if len(weak_rows) == 1:
         i = weak_rows[0]
@@ -144,7 +153,7 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
             reads = "; ".join(guess[i] for i in rows)
             warnings.append(f"ignored {len(rows)} unsure corner reads {many} ({reads})")
     sure_box = cards.confidence >= thresholds.unread_card_score
-    return (read & ~weak) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
+    return (read & ~weak & ~marks) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
 
 
 def cards_seen_twice(cards: Detections, warnings: list[str]) -> Counter:

@@ -10,11 +10,11 @@ pixels per card height and an offset.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.synth import layouts
+from vision.synth import layouts, overlaps
 
 COURT_RANKS = "JQK"
 # Hand styles of the free v3 placement: tight rows/fans are what players really make.
@@ -34,6 +34,7 @@ class Arrangement:
     kind: str  # what was made: "spread", "tight_fan", "held", "single", "far", ... (the annotation's "arrangement")
     framing: str = "normal"  # "normal", "single" (one card fills the frame), "far", "held" (close, over the table)
     hold: tuple | None = None  # held hand: (pivot x, y, angle of the cards' up direction in degrees), layout coords
+    pack: tuple | None = None  # mix v4: a pack under the starter (x, y, angle, thickness in cards), layout coords
 
 
 def v3_hand_style(rng: np.random.Generator) -> str:
@@ -45,8 +46,10 @@ def _choice(rng, kinds) -> str:
     return str(rng.choice(names, p=weights))
 
 
-def _fan_arrangement(rng, codes, aspect) -> Arrangement:
-    kind = _choice(rng, FAN_KINDS)
+def _fan_arrangement(rng, codes, aspect, kinds=FAN_KINDS) -> Arrangement:
+    kind = _choice(rng, kinds)
+    if kind == "corner_pairs":
+        return Arrangement(*overlaps.corner_pairs(rng, codes, aspect), kind)
     n = 13 if kind in ("tight_fan", "tight_row") and rng.random() < 0.25 else int(rng.integers(4, 8))
     hand = codes[:n]
     if kind == "held":
@@ -91,17 +94,28 @@ def _scatter_arrangement(rng, codes, aspect) -> Arrangement:
 
 
 def arrange(rng: np.random.Generator, layout: str, codes: list[str], aspect: float,
-            table_conventions: bool = False) -> Arrangement:
+            table_conventions: bool = False, mix: str = "v3") -> Arrangement:
     """Placements of a v3 scene. With the table conventions (show photos as the capture guide asks)
-    the groups are the v2 conventions' (hands a card width apart, starter clear)."""
+    the groups are the v2 conventions' (hands a card width apart, starter clear). Mix "v4" adds
+    the overlaps of ``overlaps``: pairs at a corner and rows at players' spacing among the fans,
+    hands pushed into rows in show photos, and the starter on the pack."""
     if layout not in layouts.LAYOUTS:
         raise layouts.UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(layouts.LAYOUTS)}")
+    made = _arrange(rng, layout, codes, aspect, table_conventions, mix == "v4")
+    if mix == "v4":
+        made = replace(made, pack=overlaps.pack_under(rng, made.placements, made.groups))
+    return made
+
+
+def _arrange(rng, layout, codes, aspect, table_conventions: bool, v4: bool) -> Arrangement:
     if table_conventions or layout in ("hand_starter", "two_hands_crib_starter", "deal6"):
         style = None if table_conventions else v3_hand_style
-        placements, groups = layouts.place(rng, layout, codes, aspect, table_conventions, hand_style=style)
+        show = overlaps.v4_hand_style if v4 else None
+        placements, groups = layouts.place(rng, layout, codes, aspect, table_conventions, hand_style=style,
+                                           show_style=show)
         return Arrangement(placements, groups, "show" if table_conventions else "table")
     if layout == "fan":
-        return _fan_arrangement(rng, codes, aspect)
+        return _fan_arrangement(rng, codes, aspect, overlaps.FAN_KINDS_V4 if v4 else FAN_KINDS)
     return _scatter_arrangement(rng, codes, aspect)
 
 

@@ -17,6 +17,8 @@ import math
 
 import numpy as np
 
+from vision.synth.overlaps import player_row
+
 LAYOUTS: tuple[str, ...] = ("hand_starter", "two_hands_crib_starter", "deal6", "fan", "scatter")
 LAYOUT_WEIGHTS = (0.24, 0.24, 0.18, 0.22, 0.12)
 ROW_STYLES = ("spread", "overlap", "fan", "messy")
@@ -43,6 +45,8 @@ def _row(rng: np.random.Generator, n: int, aspect: float, style: str) -> list[tu
             out.append((radius * math.sin(t), radius * (1 - math.cos(t)), a + rng.normal(0, 1.5)))
     elif style == "tight_fan":  # only the index column of each lower card shows (mix v3)
         out = tight_fan(rng, n, aspect)
+    elif style == "player_row":  # mix v4: a hand pushed together as players do (stacked either way)
+        return player_row(rng, n, aspect)
     elif style == "tight_row":
         gap = aspect * rng.uniform(*TIGHT_OFFSET)
         out = [((i - (n - 1) / 2) * gap, rng.normal(0, 0.005), rng.normal(0, 0.4)) for i in range(n)]
@@ -104,15 +108,16 @@ def _moved(placements, dx: float, dy: float):
     return [(c, x + dx, y + dy, a, g) for c, x, y, a, g in placements]
 
 
-def _centred_group(rng, codes, aspect, group_id):
-    """A group of cards centred on (0, 0); returns (placements, half width, half height)."""
-    placements = _group(rng, codes, aspect, _hand_style(rng), 0, 0, rng.normal(0, 4), group_id)
+def _centred_group(rng, codes, aspect, group_id, style=None):
+    """A group of cards centred on (0, 0) in a style ``style(rng)`` picks (default the v2 mix's);
+    returns (placements, half width, half height)."""
+    placements = _group(rng, codes, aspect, (style or _hand_style)(rng), 0, 0, rng.normal(0, 4), group_id)
     x0, y0, x1, y1 = _bounds(placements, aspect)
     return _moved(placements, -(x0 + x1) / 2, -(y0 + y1) / 2), (x1 - x0) / 2, (y1 - y0) / 2
 
 
-def _hand_and_starter(rng, codes, aspect):
-    hand, half_w, half_h = _centred_group(rng, codes[:4], aspect, 0)
+def _hand_and_starter(rng, codes, aspect, style=None):
+    hand, half_w, half_h = _centred_group(rng, codes[:4], aspect, 0, style)
     angle = rng.normal(0, 8)
     _, _, s_w, s_h = _bounds([(codes[4], 0, 0, angle, 1)], aspect)
     clear = aspect * rng.uniform(1.0, 2.0)
@@ -124,9 +129,9 @@ def _hand_and_starter(rng, codes, aspect):
     return hand + [(codes[4], sx, sy, angle, 1)], [("hand", codes[:4]), ("starter", [codes[4]])]
 
 
-def _two_hands_crib_starter(rng, codes, aspect):
+def _two_hands_crib_starter(rng, codes, aspect, style=None):
     h1, h2, crib, starter = codes[:4], codes[4:8], codes[8:12], codes[12]
-    built = [_centred_group(rng, cards, aspect, g) for g, cards in enumerate((h1, h2, crib))]
+    built = [_centred_group(rng, cards, aspect, g, style) for g, cards in enumerate((h1, h2, crib))]
     a, b, c = (built[i] for i in rng.permutation(3))  # which group lies in which slot
     gap_1, gap_2 = aspect * rng.uniform(1.0, 1.8, 2)
     pattern = int(rng.integers(3))
@@ -163,18 +168,19 @@ def _two_hands_crib_starter(rng, codes, aspect):
 
 
 def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float, table_conventions: bool = False,
-          hand_style=None):
+          hand_style=None, show_style=None):
     """Returns (placements, groups): groups are (role, [codes]) in the order of group numbers.
 
-    ``hand_style(rng) -> style`` picks each hand's row style in the free placement (default: the v2 mix's).
+    ``hand_style(rng) -> style`` picks each hand's row style in the free placement, ``show_style``
+    with the table conventions (both default to the v2 mix's).
     """
     choose_style = hand_style or _hand_style
     if layout not in LAYOUTS:
         raise UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
     if table_conventions and layout == "hand_starter":
-        return _hand_and_starter(rng, codes, aspect)
+        return _hand_and_starter(rng, codes, aspect, show_style)
     if table_conventions and layout == "two_hands_crib_starter":
-        return _two_hands_crib_starter(rng, codes, aspect)
+        return _two_hands_crib_starter(rng, codes, aspect, show_style)
     tilt = lambda: rng.normal(0, 4)  # noqa: E731 - a group's own small turn
     if layout == "hand_starter":
         hand, starter = codes[:4], codes[4]

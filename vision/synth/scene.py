@@ -8,12 +8,14 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_CODES
-from vision.synth import arrangements, art, layouts, looks, objects, photo, surfaces
+from vision.synth import arrangements, art, layouts, looks, objects, overlaps, photo, surfaces
 
 # Data mixes: "v2" is what the committed models were trained on (kept reproducible, the default);
 # "v3" adds the KDE decks, the layouts players make (tight fans, 13-card rows, held hands, single
 # cards, far shots, cut by the frame) and the looks of phone photos (curl, gloss, wear, processing).
-MIXES: tuple[str, ...] = ("v2", "v3")
+# "v4" (issue 20) is v3 with the overlaps players make (pairs at a corner, rows at players' spacing,
+# the starter on the pack) and chips and printed matter on the table (``overlaps``).
+MIXES: tuple[str, ...] = ("v2", "v3", "v4")
 VISIBLE_FRACTION = 0.6  # an index counts as visible when at least this share of it is unoccluded and in frame
 DEFAULT_SIZE = (1280, 960)
 
@@ -163,14 +165,15 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     aspect = face_w / face_h
     codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
     if v3:
-        made = arrangements.arrange(rng, layout, codes, aspect, table_conventions)
+        made = arrangements.arrange(rng, layout, codes, aspect, table_conventions, mix=mix)
     else:
         made = arrangements.Arrangement(*layouts.place(rng, layout, codes, aspect, table_conventions), kind="")
     groups = made.groups
 
     placements, scale, offset, homography, turn, cut = _frame_layout(rng, made, aspect, w, h, v3, table_conventions)
+    pack = _turned_pack(made.pack, turn)
     image, masks, cards = _compose(rng, deck, placements, (scale, offset, homography), (w, h), made.framing,
-                                   packaged_surfaces, v3)
+                                   packaged_surfaces, v3, mix == "v4", pack)
     covered, occluders = _cover(rng, image, cards, made, turn, (scale, offset, homography))
     min_card_h = scale * 0.8
     image = looks.phone_camera(rng, image, min_card_h) if v3 else photo.apply_camera(rng, image, min_card_h)
@@ -183,7 +186,18 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     }
     if v3:
         annotation.update({"mix": mix, "arrangement": made.kind, "cut_by_frame": cut})
+    if mix == "v4":
+        annotation["starter_on_pack"] = made.pack is not None
     return image, annotation
+
+
+def _turned_pack(pack, turn: float):
+    """The pack under the starter (layout coords) turned with the layout, or None."""
+    if pack is None:
+        return None
+    x, y, angle, thickness = pack
+    ct, st = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    return x * ct - y * st, x * st + y * ct, angle + turn, thickness
 
 
 def _frame_layout(rng, made, aspect: float, w: int, h: int, v3: bool, table_conventions: bool):
@@ -203,14 +217,22 @@ def _frame_layout(rng, made, aspect: float, w: int, h: int, v3: bool, table_conv
     return placements, scale, offset, _perspective(rng, w, h), turn, cut
 
 
-def _compose(rng, deck, placements, view, size, framing: str, packaged_surfaces: bool, v3: bool):
-    """The table with its clutter and the cards on it, bottom to top; returns (BGR image, each
-    card's mask, each card's (code, corners, outline, index quads))."""
+def _compose(rng, deck, placements, view, size, framing: str, packaged_surfaces: bool, v3: bool, v4: bool = False,
+             pack=None):
+    """The table with its clutter (v4: chips, printed matter, the pack under the starter) and the
+    cards on it, bottom to top; returns (BGR image, each card's mask, each card's (code, corners,
+    outline, index quads))."""
     scale, offset, homography = view
     w, h = size
     face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
     table = surfaces.surface(rng, h, w, packaged_surfaces)
     objects.draw_clutter(rng, table, scale)
+    if v4:
+        overlaps.draw_distractors(rng, table, scale)
+    if pack is not None:
+        x, y, angle, thickness = pack
+        overlaps.draw_pack(rng, table, (x * scale + offset[0], y * scale + offset[1]), angle, scale, face_w / face_h,
+                           thickness)
     image = cv2.warpPerspective(table, homography, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
     if framing == "held":  # cards held over the table: the table lies out of focus
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(1.2, 3.5) * max(w, h) / 1280)

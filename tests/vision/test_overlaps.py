@@ -1,0 +1,153 @@
+"""Issue 20: cards that overlap are two cards. Cards come from corners (two different sure reads in
+one card box are two cards, a sure lone index on another card is a half-hidden card), marks in the
+middle of a face are not cards, and the renderer's overlaps (mix v4: pairs at a corner, rows at
+players' spacing, the starter on the pack, chips and printed matter)."""
+
+import numpy as np
+import pytest
+
+from infer_fixtures import card_geometry, detections_for
+from vision import boxes
+from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
+from vision.decode import photo_from_array
+from vision.detections import Detections
+from vision.interpret import interpret
+from vision.sure_reads import LONE_SURE, SURE_READER, edge_depth
+
+
+def _photo():
+    return photo_from_array(np.zeros((960, 1280, 3), np.uint8))
+
+
+def _index(box, code, det=0.9, p=0.98):
+    return Detections([box], [det], [INDEX_CLASS], [CARD_INDEX[code]], [p], [CARD_INDEX["8S"]], [1 - p])
+
+
+def _pair_at_a_corner():
+    """3D lying under 3C, 3C moved 45 % of a card's width and 30 % of its height to the lower right:
+    3D shows its top-left index, 3C both of its own."""
+    lower, (lower_tl, _lower_br) = card_geometry(500, 400)
+    upper, upper_indices = card_geometry(545, 442)
+    return lower, upper, lower_tl, upper_indices
+
+
+def test_two_different_sure_reads_in_one_card_box_are_two_cards():
+    """The detector gives the pair one box (NMS merged them): its indices read 3D and 3C surely.
+    One deck holds each card once: two cards, not one card with disputed corners."""
+    lower, upper, lower_tl, upper_indices = _pair_at_a_corner()
+    merged = boxes.union(np.array([lower, upper], np.float32))
+    indices = Detections.concatenate([_index(lower_tl, "3D"), *[_index(b, "3C", p=0.9) for b in upper_indices]])
+    cards = Detections([merged], [0.95], [CARD_CLASS])
+    result = interpret(indices, cards, _photo(), "pair")
+    assert sorted(c.card for c in result.cards) == ["3C", "3D"]
+    assert not any("corners of one card" in w for w in result.warnings)
+
+
+def test_one_card_whose_corners_disagree_is_still_one_card_to_confirm():
+    """The other corner of a counted card (opposite its index through its box's centre) read as
+    another code, even surely, is that card read differently: one card, flagged."""
+    box, (top_left, bottom_right) = card_geometry(600, 450)
+    indices = Detections.concatenate([_index(top_left, "5S"), _index(bottom_right, "6S", p=0.7)])
+    cards = Detections([box], [0.95], [CARD_CLASS])
+    result = interpret(indices, cards, _photo(), "disputed")
+    assert [c.card for c in result.cards] == ["5S"]
+    assert result.cards[0].confirm and result.cards[0].runner_up == "6S"
+    assert any("corners of one card read 5S and 6S" in w for w in result.warnings)
+
+
+def test_a_sure_lone_index_at_the_edge_of_another_card_is_a_half_hidden_card():
+    """The lower card's box was not found and its index scores low with the detector (0.35), but the
+    reader is sure of it and it lies on the upper card's box near its edge: a card, flagged."""
+    lower, upper, lower_tl, upper_indices = _pair_at_a_corner()
+    indices = Detections.concatenate([_index(lower_tl, "7H", det=0.35, p=0.97),
+                                      *[_index(b, "4C") for b in upper_indices]])
+    cards = Detections([boxes.union(np.array([lower, upper], np.float32))], [0.95], [CARD_CLASS])
+    result = interpret(indices, cards, _photo(), "lower card")
+    assert sorted(c.card for c in result.cards) == ["4C", "7H"]
+    assert result.card("7H").confirm and not result.card("4C").confirm
+    assert LONE_SURE > SURE_READER  # a lone index needs more than a disputed corner
+
+
+def test_a_lone_index_on_bare_table_or_read_unsurely_is_not_a_card():
+    """The suit mark of a poker chip on the table, however sure the reader, and an unsure lone
+    read on a card: said, not counted."""
+    codes = ["4C"]
+    card, index_boxes = card_geometry(400, 400)
+    indices, cards = detections_for(codes, np.array([card], np.float32), [index_boxes])
+    chip = _index([1000, 700, 1014, 724], "2S", det=0.35, p=0.99)
+    doubtful = _index([card[0] + 4, (card[1] + card[3]) / 2, card[0] + 18, (card[1] + card[3]) / 2 + 24], "9H",
+                      det=0.45, p=LONE_SURE - 0.1)
+    result = interpret(Detections.concatenate([indices, chip, doubtful]), cards, _photo(), "chip")
+    assert [c.card for c in result.cards] == ["4C"]
+    assert any("with no card around them" in w and "2S 0.35" in w and "9H 0.45" in w for w in result.warnings)
+
+
+def test_a_mark_in_the_middle_of_a_face_with_a_box_of_its_own_is_not_a_card():
+    """A court's picture read as JS with a small card box of its own inside the queen's box."""
+    box, index_boxes = card_geometry(600, 450, scale=2.0)
+    indices, cards = detections_for(["QH"], np.array([box], np.float32), [index_boxes])
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    mark = _index([cx - 12, cy - 20, cx + 12, cy + 20], "JS", det=0.8, p=0.9)
+    phantom = Detections([[cx - 60, cy - 80, cx + 60, cy + 80]], [0.7], [CARD_CLASS])
+    result = interpret(Detections.concatenate([indices, mark]), Detections.concatenate([cards, phantom]), _photo(),
+                       "court")
+    assert [c.card for c in result.cards] == ["QH"]
+    assert any("ignored JS: read in the middle of another card's face" in w for w in result.warnings)
+
+
+def test_edge_depth_is_near_zero_at_a_corner_index_and_half_at_the_centre():
+    box, (top_left, _) = card_geometry(500, 500)
+    depth = edge_depth(np.array([boxes.centres(np.array([top_left], np.float32))[0], [500, 500]]),
+                       np.array([box], np.float32))[:, 0]
+    assert depth[0] < 0.15 and depth[1] == pytest.approx(0.5)
+
+
+# ------------------------------------------------------------------------- the renderer (mix v4)
+
+SMALL = (480, 360)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_v4_renders_pairs_rows_and_packs_and_keeps_v3_as_it_was(seed):
+    from vision.synth import render_scene
+
+    image, ann = render_scene(7000 + seed, layout="fan", decks=("kennard",), size=SMALL, mix="v4")
+    again, _ = render_scene(7000 + seed, layout="fan", decks=("kennard",), size=SMALL, mix="v4")
+    assert np.array_equal(image, again)
+    assert ann["mix"] == "v4" and "starter_on_pack" in ann
+    if ann["arrangement"] == "corner_pairs":
+        assert [g["role"] for g in ann["groups"]] in (["unknown"] * 2, ["unknown"] * 3)
+        assert all(len(g["cards"]) == 2 for g in ann["groups"])
+
+
+def test_v4_arrangements_cover_every_overlap_kind():
+    import numpy as np
+
+    from vision.synth import arrangements
+
+    kinds, packs = set(), 0
+    for seed in range(120):
+        rng = np.random.default_rng(seed)
+        codes = [f"{r}S" for r in "A23456789TJQK"]
+        layout = ("fan", "hand_starter", "two_hands_crib_starter")[seed % 3]
+        made = arrangements.arrange(rng, layout, codes, 0.7, table_conventions=layout != "fan", mix="v4")
+        kinds.add(made.kind)
+        packs += made.pack is not None
+        if made.pack is not None:  # the pack lies under the starter
+            starter = next(g for g in made.groups if g[0] == "starter")[1][0]
+            _, x, y, _, _ = next(p for p in made.placements if p[0] == starter)
+            assert np.hypot(made.pack[0] - x, made.pack[1] - y) < 0.4
+    assert {"corner_pairs", "player_row", "tight_fan", "loose", "show"} <= kinds
+    assert 20 <= packs <= 80
+
+
+def test_chips_and_printed_matter_are_drawn_on_the_table():
+    from vision.synth import overlaps
+
+    rng = np.random.default_rng(3)
+    table = np.full((300, 400, 3), 90, np.uint8)
+    overlaps.draw_chip(rng, table, (100, 100), 200)
+    overlaps.draw_printed(rng, table, (280, 200), 200)
+    assert table[100, 100].mean() > 200  # the chip's white inlay
+    assert (table[150:250, 200:360] > 200).mean() > 0.3 and (table[150:250, 200:360] < 80).any()  # paper and ink
+    assert table[5, 5].tolist() == [90, 90, 90]  # nothing outside them

@@ -1,0 +1,88 @@
+"""Cards come from corners (issue 20): the reader's own certainty, apart from the detector's score,
+and where an index lies on the cards around it.
+
+A card's confidence is the detector's score times the reader's probability. Small and half-covered
+indices get low detector scores (0.25-0.5) while the reader reads them surely: on 150 rendered
+tuning scenes (seeds 8,500,000+, models v4, mix v3) index rows the reader read at 0.5 or more were
+right 76-97 % of the time with a detector score under 0.5 and 89-100 % over it, against 27-56 %
+under 0.4. So two different reads the reader is sure of (``SURE_READER``) are two cards, never one
+card's disputed corners (``outlines``), and a lone index read very surely (``LONE_SURE``) on another
+card near its edge is a half-hidden card however weak its detector score (``interpret``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import boxes
+from vision.detections import UNREAD, Detections
+
+SURE_READER = 0.5
+# A lone index (no card box of its own) with a weak detector score is a card when the reader is
+# this sure of it and it lies on another card near its edge. Tuning scenes, 150 of mix v3 and 150
+# of mix v4 (chips and printed matter on the table), cards found / wrong against no such rule
+# (883 / 47 and 883 / 109): 0.5 -> 906 / 59 and 912 / 121; 0.7 -> 900 / 51, 908 / 117; 0.8 ->
+# 899 / 48, 905 / 112; 0.9 -> 896 / 48, 899 / 109. Exempting sure reads from READ_FLOOR as well
+# gained one card in each mix at 0.9 (and 59 wrong in v4 at 0.5): not done.
+LONE_SURE = 0.8
+EDGE_TOLERANCE = 0.05  # an index at a card's edge still lies on it (of the box's short side)
+# A corner index lies at most this deep in its card's box (of the box's short side: an upright
+# card's index centre lies ~0.1 deep, a turned card's nearer its box's edge). A half-hidden card's
+# lone index deeper in another card's box is a pip or a court's picture of that card: on the
+# tuning scenes above, 0.15 / 0.2 / 0.25 / 0.3 / no limit gave 894 / 897 / 901 / 903 / 905 cards
+# found and 56 / 57 / 58 / 58 / 60 wrong; 0.25 keeps most of the finds.
+CORNER_DEPTH = 0.25
+# A read whose box lies inside another read card's box is a mark on that card's face when its index
+# lies this deep in it (0.5 is the centre). Tuning scenes: 0.25 / 0.3 / 0.35 / 0.4 found 906 / 910 /
+# 913 / 919 cards (918 without the rule), wrong 73 / 73 / 73 / 75: on renders the deeper boxes are
+# mostly lower cards of rows; the rule is for court pictures on blurred photos (issue 20).
+MARK_DEPTH = 0.4
+INSIDE_ANOTHER = 0.8  # a box this much inside another card's box is part of that card's face (interpret's DUPLICATE_INSIDE)
+
+
+def reader_probability(cards: Detections, index_score: np.ndarray) -> np.ndarray:
+    """(N,) the reader's probability of each read row: its confidence over its index's detector
+    score (``index_score``, per row); 0 for unread rows."""
+    read = cards.card_id != UNREAD
+    return np.where(read, cards.card_confidence / np.maximum(index_score, 1e-6), 0.0)
+
+
+def edge_depth(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """(P, B) how deep each point lies inside each box: its distance to the box's nearest edge over
+    the box's short side (negative outside). A corner index lies near an edge of its card's box,
+    whatever the card's turn; a pip or a court's picture lies deep in the face."""
+    x1, y1, x2, y2 = (xyxy[None, :, k] for k in range(4))
+    px, py = points[:, 0:1], points[:, 1:2]
+    gap = np.minimum.reduce([px - x1, x2 - px, py - y1, y2 - py])
+    return gap / np.maximum(np.minimum(x2 - x1, y2 - y1), 1.0)
+
+
+def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.ndarray) -> np.ndarray:
+    """(N,) whether each card without a box of its own (``estimated``) has its index where a
+    corner index of a half-hidden card lies: on a card that has a box, near that box's edge (the
+    lower card of an overlapping pair, a fan's hidden card). Not deep in another card's face (a pip,
+    a court's picture), nor on bare table (a chip, a letter of a keyboard)."""
+    on = np.zeros(len(cards), bool)
+    boxed = ~estimated
+    if not boxed.any() or not estimated.any():
+        return on
+    depth = edge_depth(index_centre[estimated], cards.xyxy[boxed])
+    inside = depth >= -EDGE_TOLERANCE
+    on[estimated] = (inside & (depth <= CORNER_DEPTH)).any(axis=1)
+    return on
+
+
+def mid_face(cards: Detections, index_centre: np.ndarray) -> np.ndarray:
+    """(N,) whether each read card is a mark on another read card's face: its box lies inside
+    that card's box (``INSIDE_ANOTHER`` of its area) and its index deep in that card's face (deeper
+    than MARK_DEPTH): a court's picture or a large pip given a box of its own."""
+    out = np.zeros(len(cards), bool)
+    read = np.flatnonzero(cards.card_id != UNREAD)
+    if len(read) < 2:
+        return out
+    inside = boxes.box_containment(cards.xyxy[read], cards.xyxy[read]) >= INSIDE_ANOTHER
+    np.fill_diagonal(inside, False)
+    deep = edge_depth(index_centre[read], cards.xyxy[read]) > MARK_DEPTH
+    bigger = boxes.sizes(cards.xyxy[read]).prod(axis=1)
+    out[read] = (inside & deep & (bigger[None, :] > bigger[:, None])).any(axis=1)
+    return out
