@@ -16,6 +16,11 @@ DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
 _DECK = tuple(Card.parse(r + s) for s in "CDHS" for r in "A23456789TJQK")
 
 
+def _fitting(room: int) -> str:
+    """The cards that fit in ``room`` (31 less the count, under 10), as a player names them."""
+    return "an ace" if room == 1 else "an ace or a 2" if room == 2 else f"a card from ace to {room}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayAward:
     """What one play entry earns: ``seat`` scores ``points`` for ``reasons`` (seat None: nothing)."""
@@ -134,7 +139,7 @@ class Deal:
         too_big = sum(1 for c in _DECK if c.value > room and c not in self.seen)
         if too_big < held:
             return (f"{holding} at count {count}: only {too_big} card(s) not yet seen are worth more "
-                    f"than {room} (31 - {count}), so one of them fits")
+                    f"than {room} (31 - {count}), so one of them fits ({_fitting(room)})")
         return None
 
     def preview_lay(self, card: Card) -> PlayAward:

@@ -54,9 +54,16 @@ class Shooter:
 
     def play(self) -> None:
         h = self.h
-        for action, args in (("discard", ()), ("cut", ("AD",)), ("lay", ("8S",)), ("lay", ("7H",)),
-                             ("lay", ("8D",))):
+        for action, args in (("discard", ()), ("cut", ("AD",)), ("lay", ("8S",)), ("lay", ("7H",))):
             h.companion.act(action, *args)
+        h.app.go("pegging")
+        h.wait()
+        h.tap(h.screen("pegging").ids.go)  # Ben says go at 15: questioned
+        h.wait(lambda: h.popup() is not None)
+        self.snap("pegging-go")
+        h.tap(h.popup().buttons[0])  # "Lay a card"
+        h.wait(lambda: h.popup() is None)
+        h.companion.act("lay", "8D")
         h.app.go("table")
         self.snap("table")
         h.app.go("pegging")
@@ -71,7 +78,14 @@ class Shooter:
         h.tap(show.ids.claim)  # Ben claims 0 of 2: the muggins flag
         self.snap("show-muggins")
         h.companion.act("muggins", 0)
-        h.companion.act("show", None, None)
+        h.wait()
+        h.tap(show.ids.next_count)  # Ann's hand: claimed as counted, then undone by mistake
+        self.claim_the_count(show)
+        h.tap(show.ids.undo)
+        h.wait()
+        self.snap("show-redo")  # Redo brings the count back as it was
+        h.tap(show.ids.redo)
+        h.wait()
         h.app.go("capture", purpose="show")
         h.wait(lambda: h.screen("capture").live_line.startswith("Live:"), timeout=60)
         self.snap("capture")
@@ -90,12 +104,17 @@ class Shooter:
         h.wait(lambda: h.current == "show" and h.screen("show").total is not None)
         show = h.screen("show")
         if not show.count_first:  # muggins on: the crib's count is shown once claimed
-            for digit in str(show.total):
-                h.tap(next(b for b in show.ids.keypad.children if b.text == digit))
-            h.tap(show.ids.claim)
-            h.wait(lambda: show.total_line != "")
+            self.claim_the_count(show)
         show.tap_item(0)
         self.snap("show")
+
+    def claim_the_count(self, show) -> None:
+        """The count on the show screen claimed as the cards are worth, on its keypad."""
+        h = self.h
+        for digit in str(show.total):
+            h.tap(next(b for b in show.ids.keypad.children if b.text == digit))
+        h.tap(show.ids.claim)
+        h.wait(lambda: show.total_line != "")
 
     def rest(self) -> None:
         for name in ("history", "settings", "home"):

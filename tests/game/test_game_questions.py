@@ -8,6 +8,7 @@ import pytest
 from companion.game import GameSession
 from companion.game.errors import EntryError
 from companion.game.terminal import Terminal
+from companion.rules.cards import DECK
 
 
 def ann_leads():
@@ -97,3 +98,18 @@ def test_a_photographed_hand_one_card_off_the_play_offers_both_ways():
     assert photo_conflicts(view, None, view.next_show["cards"]) == ()  # agreeing: nothing to ask
     session.correct_card(conflict.game_card, conflict.photo_card)  # the photo's card stands
     assert session.view().next_show["cards"] == photo and photo_conflicts(session.view(), None, photo) == ()
+
+
+def test_a_questioned_go_near_31_names_the_cards_that_fit():
+    """At count 25 a card fits only if it is worth 6 or less; when so many big cards are seen that
+    the player must hold a small one, the question names it (the terminal and the app say the same)."""
+    session = ann_leads()
+    for played in ["TH", "JC", "5D"]:
+        session.lay(played)
+    assert session.go_doubt() is None  # Ben may hold three big cards
+    deal = session.game.deal
+    big = [c for c in DECK if c.value > 6 and c not in deal.seen]
+    deal.seen.update({c: "in a test" for c in big[2:]})  # only two big cards left unseen; Ben holds 3
+    assert session.go_doubt() == ("Ben says go holding 3 cards at count 25: only 2 card(s) not yet seen are "
+                                  "worth more than 6 (31 - 25), so one of them fits (a card from ace to 6): "
+                                  "a go cannot be right here")

@@ -159,8 +159,10 @@ def test_a_renege_in_the_play_and_its_penalty(start_app):
     h.tap(pegging.card_buttons["7H"])
     h.wait()
     assert "+2 (fifteen)" in pegging.ids.plays.text and "fifteen for 2" in pegging.ids.last.text
-    h.tap(pegging.ids.go)   # Ben says go at 15: a renege
-    h.wait()
+    h.tap(pegging.ids.go)   # Ben says go at 15: questioned, and Ben insists: a renege
+    h.wait(lambda: h.popup() is not None, what="the go questioned")
+    h.tap(h.popup().buttons[1])
+    h.wait(lambda: h.popup() is None, what="the question closed")
     texts = [w.text for w in pegging.ids.offers.walk() if hasattr(w, "text")]
     assert any(t.startswith("Renege: Ben said go") for t in texts)
     before = h.companion.view.scores[0]

@@ -1,7 +1,11 @@
 """The play: tap each card as it is laid (or say go); the running count, whose turn, each
 card's points with the reason; the points claimed may be typed and a missed point is offered
 as muggins. Blank: the count is accepted when the game shows it before the claim; when it shows
-it only after (muggins on, by default), a player who types nothing pegs nothing."""
+it only after (muggins on, by default), a player who types nothing pegs nothing.
+
+A go the game knows cannot be right (a card fits under 31 whatever the hand: the session's
+``go_doubt``) is asked about once, naming the card that fits, as the terminal asks; the player
+lays a card, or insists and the go stands (a renege the opponent may peg)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from kivy.utils import get_hex_from_color
 from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
+from companion.ui.widgets.choice import ChoicePopup
 from companion.ui.widgets.picker import RANKS, SUITS
 
 load_kv(__file__)
@@ -25,6 +30,7 @@ class PeggingScreen(CribScreen):
     scores_text = StringProperty("")
 
     card_buttons: dict[str, Button]
+    question: ChoicePopup | None = None  # the go being questioned, while it is asked
 
     def on_kv_post(self, base_widget) -> None:
         grid = self.ids.cards
@@ -111,6 +117,21 @@ class PeggingScreen(CribScreen):
         self.act("lay", code, self._claim(), then=self._said)
 
     def go(self) -> None:
+        """Asks the session first whether this go can be right; records it when it may be."""
+        self.act("go_doubt", then=lambda doubt: self._question_go(doubt) if doubt else self.insist_go())
+
+    def _question_go(self, doubt: str) -> None:
+        who = self.companion.view.players[self.companion.view.to_act]
+        self.question = ChoicePopup("A go that cannot be right", f"{doubt}.",
+                                    [("Lay a card", self._keep_playing), (f"Go stands: {who} insists", self.insist_go)])
+        self.question.open()
+
+    def _keep_playing(self) -> None:
+        self.question = None
+
+    def insist_go(self) -> None:
+        """The go as said (questioned or not): recorded, with the points claimed."""
+        self.question = None
         self.act("go", self._claim(), then=self._said)
 
 

@@ -1,7 +1,7 @@
 """The show: the next count (pone's hand first ... the dealer's, then the crib), its breakdown
 as the spoken count (tap an item: its cards light up on the photo), the claim keypad, the
 muggins flag with a button for the opponent to take the points, the correction of an
-overclaim, and Speak. The counts come from the session (known hands) or the reviewed photo.
+overclaim, Speak, and Undo / Redo as on the table. The counts come from the session (known hands) or the reviewed photo.
 
 When the game shows the count only after the claim (muggins on, by default), the player sees
 the cards, counts them and claims; then the count and its breakdown are revealed with the
@@ -46,6 +46,7 @@ class ShowScreen(CribScreen):
         self._say = None
         self.typed: list[str] | None = None     # cards picked by hand when there is no photo
         self.revealed: int | None = None        # the entry of the count shown after its claim
+        self.counted = 0                        # counts of the deal shown so far (fewer: one was undone)
 
     def show(self) -> None:
         self._say = speaker() if self.companion.settings.sound else None
@@ -113,6 +114,11 @@ class ShowScreen(CribScreen):
     # --- what to count now -------------------------------------------------------------------------------
     def on_game_view(self, view) -> None:
         self.ids.keypad.value = ""
+        self.ids.undo.disabled = not view.can_undo
+        self.ids.redo.disabled = not view.can_redo  # a count undone by mistake comes back as it was
+        if len(view.shown) < self.counted:  # a count undone: what it did is no longer so
+            self.last = ""
+        self.counted = len(view.shown)
         self.count_first = view.count_first
         self._offers(view)
         self.ids.log.text = "\n".join(present.log_lines(view, 4))
