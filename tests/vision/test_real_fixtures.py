@@ -7,7 +7,6 @@ read wrong without a flag, each of the 4 hands counted as labelled."""
 from __future__ import annotations
 
 import ast
-import math
 from pathlib import Path
 
 import pytest
@@ -61,14 +60,12 @@ def test_the_fixtures_are_small_labelled_credited_validation_photos():
 
 @pytest.mark.real_photos(POKER)
 def test_the_rf100_fixtures_are_in_its_validation_split():
-    """The set's rule: photos grouped by hand (the cards they show), in time order (file names),
-    the last ceil(20 %) of each hand are validation. Each fixture is one, its label unchanged."""
+    """The set's split (vision.train.rf100: the last ceil(20 %) of each hand's photos by time, the
+    file names): each fixture is a validation photo, its label unchanged."""
+    from vision.train.rf100 import poker_photos_of
+
     folder = dataset_dir(POKER)
-    names = poker_names(folder)
-    hands: dict[frozenset, list[str]] = {}
-    for label in sorted((folder / "labels").glob("*.txt")):
-        hands.setdefault(poker_cards(folder, label.stem, names), []).append(label.stem)
-    val = {name for members in hands.values() for name in members[len(members) - math.ceil(0.2 * len(members)):]}
+    val = {p.name for p in poker_photos_of("val")}
     for image in sorted((FIXTURES / POKER / "images").glob("*.jpg")):
         assert image.stem in val, image.stem
         assert (FIXTURES / POKER / "labels" / f"{image.stem}.txt").read_text() == \
