@@ -2,7 +2,12 @@
 tuned on), per file family and at 0.5x, 1x and 2x the photo's size. Used by ``bench/vision.py
 --real`` (full tables) and by its default run (one summary line).
 
-Truth per photo: the cards whose corners are labelled (backs and jokers are not cards). A
+Both real sets: cardcounterml's families and rf100-poker (family ``poker``) when it is here. The
+``closeup`` line is the desk photos whose labelled indices are largest (a phone held close to the
+cards; counted once in ``all``, under desk).
+
+Truth per photo: the cards whose corners are labelled (backs and jokers are not cards; rf100-poker:
+its labelled whole cards). A
 reported card is right when it is among them; a photo is exactly right when the reported set is
 the labelled set. The index-crop family (single corner crops, no scene) is judged by the reader
 alone: its crop read right or not.
@@ -17,6 +22,14 @@ import cv2
 import numpy as np
 
 SCALES = (1.0, 0.5, 2.0)
+# A desk photo whose labelled corners' median long side is this share of the photo or more is a
+# close-up (the desk validation photos: 0.05-0.27, median 0.17; 22 of 89 at 0.2 or more).
+CLOSEUP_INDEX = 0.2
+
+
+def is_closeup(photo) -> bool:
+    sides = [max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in photo.corners if c.code]
+    return photo.family == "desk" and bool(sides) and float(np.median(sides)) >= CLOSEUP_INDEX
 TARGET_PRECISION, TARGET_UNREAD = 0.995, 0.01
 
 
@@ -75,13 +88,15 @@ def summary_line(scores: list[dict], label: str) -> str:
             f"({t['unread_share']:.1%} of {t['truth']} cards)")
 
 
-def family_table(scores: list[dict], title: str) -> None:
+def family_table(scores: list[dict], title: str, closeups: frozenset[str] = frozenset()) -> None:
     print(f"\n{title}\n\n| family | photos | precision | unflagged precision | recall | exactly right | "
           f"unread boxes / photo | reported (wrong) | cards (missed) | second look: cards, ms / photo |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     families = sorted({s["family"] for s in scores})
-    for family in families + ["all"]:
-        group = [s for s in scores if family in ("all", s["family"])]
+    for family in families + ["closeup", "all"]:
+        group = [s for s in scores if family in ("all", s["family"]) or family == "closeup" and s["name"] in closeups]
+        if not group:
+            continue
         t = totals(group)
         looks = sum(s["second_look"] for s in group)
         look_ms = statistics.mean(s["second_look_ms"] for s in group) if group else 0.0
@@ -110,14 +125,15 @@ def reader_on_crops(recognizer, photos) -> tuple[int, int]:
 
 def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
     """The full tables; returns the scores at 1x."""
-    from vision.train.real_cards import photos_of
+    from vision.train.real_cards import real_photos_of
 
-    photos = photos_of("val")
+    photos = real_photos_of("val")
     scenes = [p for p in photos if p.family != "crops" and p.cards]
     crops = [p for p in photos if p.family == "crops" and p.corners and p.corners[0].code]
     print(f"real validation photos: {len(scenes)} scenes ({len(photos) - len(scenes) - len(crops)} showing no card "
           f"left out), {len(crops)} index crops; models v{recognizer.config.get('version', '?')}, "
           f"backend {recognizer.backend}")
+    closeups = frozenset(p.name for p in scenes if is_closeup(p))
     at_1x = []
     for factor in scales:
         t = time.perf_counter()
@@ -125,7 +141,8 @@ def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
         if factor == 1.0:
             at_1x = scores
         family_table(scores, f"### Real validation photos at {factor:g}x their size (640x640 -> "
-                             f"{int(640 * factor)}x{int(640 * factor)}; {time.perf_counter() - t:.0f} s)")
+                             f"{int(640 * factor)}x{int(640 * factor)}, poker 960x720 -> {int(960 * factor)}x"
+                             f"{int(720 * factor)}; {time.perf_counter() - t:.0f} s)", closeups)
         print("\n" + summary_line(scores, f"{factor:g}x"))
         tt = totals(scores)
         print(f"targets: precision of unflagged cards >= {TARGET_PRECISION:.1%} "
@@ -147,10 +164,10 @@ def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
 
 def real_summary(recognizer) -> str | None:
     """One line for the default bench run; None when the real photos are not here."""
-    from vision.train.real_cards import RealDataError, photos_of
+    from vision.train.real_cards import RealDataError, real_photos_of
 
     try:
-        photos = [p for p in photos_of("val") if p.family != "crops" and p.cards]
+        photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards]
     except RealDataError:
         return None
     return summary_line(run(recognizer, photos), "real validation photos (1x)")

@@ -50,7 +50,43 @@ def _augment(torch, x, generator):
     x = x + 0.03 * torch.rand(n, 1, 1, 1, generator=generator) * torch.randn(x.shape, generator=generator)
     gray = torch.rand(n, 1, 1, 1, generator=generator) < 0.1
     x = torch.where(gray, x.mean(dim=1, keepdim=True).expand_as(x), x)
-    return x.clamp(0, 1)
+    return _as_phones_see(torch, x.clamp(0, 1), generator)
+
+
+# The real misreads are a neighbouring rank on a blurred index (5H as 6H, 6C as 8C: MODEL.md v4):
+# a share of every batch is defocused or smeared, dimmed or warmed, as phone and webcam photos are.
+BLUR_SHARE, MOTION_SHARE, DIM_SHARE, WARM_SHARE = 0.3, 0.15, 0.2, 0.2
+BLUR_SIGMA = (0.6, 2.2)  # px of a 64-80 px crop: a soft webcam index is ~1.5
+MOTION_LENGTH = (3, 8)  # px, along the rows or the columns (the quarter turns give the rest)
+
+
+def _as_phones_see(torch, x, generator):
+    import torch.nn.functional as F
+
+    n, c = x.shape[0], x.shape[1]
+
+    def some(share):
+        return torch.rand(n, 1, 1, 1, generator=generator) < share
+
+    def uniform(low, high):
+        return low + (high - low) * float(torch.rand(1, generator=generator))
+
+    sigma = uniform(*BLUR_SIGMA)  # one kernel a batch, applied to a random share of it
+    radius = int(np.ceil(2.5 * sigma))
+    taps = torch.exp(-torch.arange(-radius, radius + 1, dtype=x.dtype) ** 2 / (2 * sigma ** 2))
+    taps = taps / taps.sum()
+    blurred = F.conv2d(F.pad(x, (radius, radius, 0, 0), mode="replicate"), taps.view(1, 1, 1, -1).repeat(c, 1, 1, 1),
+                       groups=c)
+    blurred = F.conv2d(F.pad(blurred, (0, 0, radius, radius), mode="replicate"),
+                       taps.view(1, 1, -1, 1).repeat(c, 1, 1, 1), groups=c)
+    x = torch.where(some(BLUR_SHARE), blurred, x)
+    length = int(torch.randint(MOTION_LENGTH[0], MOTION_LENGTH[1] + 1, (1,), generator=generator))
+    line = torch.full((c, 1, 1, length), 1.0 / length, dtype=x.dtype)
+    smeared = F.conv2d(F.pad(x, (length // 2, length - 1 - length // 2, 0, 0), mode="replicate"), line, groups=c)
+    x = torch.where(some(MOTION_SHARE), smeared, x)
+    x = torch.where(some(DIM_SHARE), x * uniform(0.45, 0.8), x)
+    warm = torch.tensor([1.12, 1.0, 0.82], dtype=x.dtype).view(1, 3, 1, 1)  # RGB: tungsten light
+    return torch.where(some(WARM_SHARE), x * warm, x).clamp(0, 1)
 
 
 def train_classifier(crops: np.ndarray, labels: np.ndarray, recipe: ClassifierRecipe,

@@ -15,6 +15,8 @@ from vision.train.real_cards import RealPhoto
 
 ASPECT_RANGE = (0.6, 1.5)  # horizontal scale of the photo before a crop is cut
 REAL_PER_CORNER = 4  # training crops of each labelled corner: the labelled box, then 3 moved ones
+POKER_PER_CORNER = 1  # rf100-poker's derived corners: 19,244, four a card; one crop each keeps the mix
+JPEG_SHARE, JPEG_QUALITY = 0.3, (30, 75)  # phone-quality compression of a share of the crops
 
 
 def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Generator,
@@ -36,6 +38,10 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
                 stretch = float(np.exp(rng.uniform(*np.log(ASPECT_RANGE))))
                 crops.append(crop_square(image, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
             labels.append(CARD_INDEX[corner.code])
+            if rng.random() < JPEG_SHARE:
+                quality = int(rng.integers(*JPEG_QUALITY))
+                crops[-1] = cv2.imdecode(cv2.imencode(".jpg", crops[-1], [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
+                                         cv2.IMREAD_COLOR)
     return crops, labels
 
 
@@ -57,7 +63,12 @@ def reader_training_crops(rendered_x: np.ndarray, rendered_y: np.ndarray, size: 
     """The reader's training set: the real train photos' crops ``repeat`` times ahead of the
     rendered crops; and the real val photos' crops (one per corner, only measured). Returns
     (crops, labels, (val crops, val labels), number of real train crops)."""
-    real_x, real_y = real_crops(train_photos, size, REAL_PER_CORNER, seed=1)
+    four = [p for p in train_photos if p.family != "poker"]
+    poker = [p for p in train_photos if p.family == "poker"]
+    real_x, real_y = real_crops(four, size, REAL_PER_CORNER, seed=1)
+    if poker:  # rf100-poker: ~19 corners a photo (four per card), so one crop each, JPEG'd
+        poker_x, poker_y = real_crops(poker, size, POKER_PER_CORNER, seed=3)
+        real_x, real_y = np.concatenate([real_x, poker_x]), np.concatenate([real_y, poker_y])
     val = real_crops(val_photos, size, 1, seed=2)
     return (np.concatenate([real_x] * repeat + [rendered_x]), np.concatenate([real_y] * repeat + [rendered_y]),
             val, len(real_y))
