@@ -127,7 +127,16 @@ def test_zoom_regions_cover_the_cards_closer():
     assert (x1, y1, x2, y2) == (348, 248, 672, 502)  # the union grown by 0.04 x 1280 = 51.2 px
     spread = Detections([[10, 10, 110, 150], [1150, 800, 1270, 950]], None, None)
     tiles = zoom_regions(spread, 1280, 960)
-    assert tiles == [(0, 0, 768, 576), (512, 384, 1280, 960)]  # only the tiles holding cards
+    assert tiles == [(0, 0, 584, 584), (696, 376, 1280, 960)]  # only the tiles holding cards, sized for them
+    # small cards all over the photo (a whole show): smaller tiles, a closer look, at most MAX_TILES
+    from vision.detect import MAX_TILES, tile_size
+
+    small = Detections([[x, y, x + 60, y + 84] for x in (20, 600, 1180) for y in (20, 850)], None, None)
+    tiles = zoom_regions(small, 1280, 960)
+    assert tile_size(small, 512) < 768 and len(tiles) <= MAX_TILES
+    assert all(x2 - x1 < 768 for x1, _, x2, _ in tiles)
+    for x1, y1, x2, y2 in small.xyxy:  # every card lies whole in a tile
+        assert any(tx1 <= x1 and ty1 <= y1 and x2 <= tx2 and y2 <= ty2 for tx1, ty1, tx2, ty2 in tiles)
 
 
 # ---------------------------------------------------------------- issue 17: warnings a player can use
