@@ -50,7 +50,10 @@ def _fan_arrangement(rng, codes, aspect, kinds=FAN_KINDS) -> Arrangement:
     kind = _choice(rng, kinds)
     if kind == "corner_pairs":
         return Arrangement(*overlaps.corner_pairs(rng, codes, aspect), kind)
-    n = 13 if kind in ("tight_fan", "tight_row") and rng.random() < 0.25 else int(rng.integers(4, 8))
+    if kind == "player_row":  # a hand or a deal pushed together (v4): 4 to 6 cards
+        n = int(rng.integers(4, 7))
+    else:
+        n = 13 if kind in ("tight_fan", "tight_row") and rng.random() < 0.25 else int(rng.integers(4, 8))
     hand = codes[:n]
     if kind == "held":
         style = "tight_fan" if rng.random() < 0.6 else "fan"

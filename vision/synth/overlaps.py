@@ -31,9 +31,9 @@ SUITS = "SHDC"
 
 def corner_pairs(rng: np.random.Generator, codes: list[str], aspect: float):
     """Two or three pairs, each two cards overlapping at a corner, the pairs a card width apart.
-    Returns (placements, groups): each pair is a group of two (no cribbage role)."""
+    Returns (placements, groups): no groups (a pair has no cribbage role; judged on its cards)."""
     n_pairs = int(rng.integers(2, 4))
-    placements, groups = [], []
+    placements, groups = [], []  # groups stay empty: see the docstring
     for p in range(n_pairs):
         lower, upper = codes[2 * p], codes[2 * p + 1]
         base = rng.normal(0, 6)
@@ -43,7 +43,6 @@ def corner_pairs(rng: np.random.Generator, codes: list[str], aspect: float):
         cy = rng.normal(0, 0.15)
         placements.append((lower, cx - sx / 2, cy - sy / 2, base, p))
         placements.append((upper, cx + sx / 2, cy + sy / 2, base + rng.normal(0, 8), p))
-        groups.append(("unknown", [lower, upper]))
     return placements, groups
 
 
