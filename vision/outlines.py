@@ -116,13 +116,15 @@ class Outlines:
     from the indices), ``index_score`` (detector score of the card's best index, 0 if unread),
     and ``disputed`` maps a row to the other code its indices read as (two corners of one
     card that disagree: the more confident reading is kept, the other becomes the runner-up);
-    ``index_centre``: where the card's most confident index lies (an unread box's centre)."""
+    ``index_centre``: where the card's most confident index lies (an unread box's centre);
+    ``corners``: how many of its indices the reader read surely as its code (0 if unread)."""
 
     cards: Detections
     estimated: np.ndarray
     index_score: np.ndarray
     disputed: dict
     index_centre: np.ndarray
+    corners: np.ndarray
 
 
 def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
@@ -153,7 +155,10 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     xyxy = np.zeros((n_cards, 4), np.float32)
     box_score = np.zeros(n_cards, np.float32)
     index_centre = np.zeros((n_cards, 2), np.float32)
+    corners = np.zeros(n_cards, np.int64)
     for i, rows in enumerate(members):
+        agree = indices.card_id[rows] == reads.card_id[i]
+        corners[i] = int(np.count_nonzero(agree & (indices.card_confidence[rows] >= SURE_READER)))
         index_centre[i] = indices.centers[rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]]
         if box_of[i] >= 0:
             xyxy[i] = card_boxes.xyxy[box_of[i]]
@@ -171,6 +176,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
         np.concatenate([reads.index_score[alive], np.zeros(len(unread), np.float32)]),
         {int(new_row[j]): CARD_CODES[code] for j, code in reads.disputed.items()},
         np.concatenate([index_centre[alive], boxes.centres(unread.xyxy)]).reshape(-1, 2),
+        np.concatenate([corners[alive], np.zeros(len(unread), np.int64)]),
     )
 
 

@@ -152,3 +152,19 @@ def test_chips_and_printed_matter_are_drawn_on_the_table():
     assert table[100, 100].mean() > 200  # the chip's white inlay
     assert (table[150:250, 200:360] > 200).mean() > 0.3 and (table[150:250, 200:360] < 80).any()  # paper and ink
     assert table[5, 5].tolist() == [90, 90, 90]  # nothing outside them
+
+
+def test_a_card_read_from_one_corner_only_is_confirmed_unless_read_very_surely():
+    from vision.interpret import CONFIRM_BELOW, ONE_CORNER_BELOW
+
+    box, (top_left, bottom_right) = card_geometry(600, 450)
+    cards = Detections([box], [0.95], [CARD_CLASS])
+    p = (CONFIRM_BELOW + ONE_CORNER_BELOW) / 2 / 0.9  # confidence between the two thresholds
+    one = interpret(_index(top_left, "6C", p=p), cards, _photo(), "one corner")
+    assert one.card("6C").confirm
+    assert any("6C read from one corner only" in w for w in one.warnings)
+    both = interpret(Detections.concatenate([_index(top_left, "6C", p=p), _index(bottom_right, "6C", p=p)]), cards,
+                     _photo(), "both corners")
+    assert not both.card("6C").confirm
+    sure = interpret(_index(top_left, "6C", p=0.99), cards, _photo(), "sure")
+    assert not sure.card("6C").confirm
