@@ -20,7 +20,7 @@ JPEG_SHARE, JPEG_QUALITY = 0.3, (30, 75)  # phone-quality compression of a share
 
 
 def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Generator,
-                margin: float = CROP_MARGIN) -> tuple[list[np.ndarray], list[int]]:
+                margin: float = CROP_MARGIN, jpeg_share: float = JPEG_SHARE) -> tuple[list[np.ndarray], list[int]]:
     """``per_corner`` crops of each trusted, named corner: the labelled box as it is first, then
     jittered boxes with random stretch."""
     image = cv2.imread(str(photo.image))
@@ -38,19 +38,20 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
                 stretch = float(np.exp(rng.uniform(*np.log(ASPECT_RANGE))))
                 crops.append(crop_square(image, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
             labels.append(CARD_INDEX[corner.code])
-            if rng.random() < JPEG_SHARE:
+            if jpeg_share and rng.random() < jpeg_share:
                 quality = int(rng.integers(*JPEG_QUALITY))
                 crops[-1] = cv2.imdecode(cv2.imencode(".jpg", crops[-1], [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
                                          cv2.IMREAD_COLOR)
     return crops, labels
 
 
-def real_crops(photos: list[RealPhoto], size: int, per_corner: int = 4, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def real_crops(photos: list[RealPhoto], size: int, per_corner: int = 4, seed: int = 0,
+               jpeg_share: float = JPEG_SHARE) -> tuple[np.ndarray, np.ndarray]:
     """(N, size, size, 3) RGB uint8 crops and (N,) card indices from every photo."""
     rng = np.random.default_rng(seed)
     crops, labels = [], []
     for photo in photos:
-        c, l = photo_crops(photo, size, per_corner, rng)
+        c, l = photo_crops(photo, size, per_corner, rng, jpeg_share=jpeg_share)
         crops += c
         labels += l
     if not crops:
@@ -69,6 +70,6 @@ def reader_training_crops(rendered_x: np.ndarray, rendered_y: np.ndarray, size: 
     if poker:  # rf100-poker: ~19 corners a photo (four per card), so one crop each, JPEG'd
         poker_x, poker_y = real_crops(poker, size, POKER_PER_CORNER, seed=3)
         real_x, real_y = np.concatenate([real_x, poker_x]), np.concatenate([real_y, poker_y])
-    val = real_crops(val_photos, size, 1, seed=2)
+    val = real_crops(val_photos, size, 1, seed=2, jpeg_share=0.0)  # measured as the photos are
     return (np.concatenate([real_x] * repeat + [rendered_x]), np.concatenate([real_y] * repeat + [rendered_y]),
             val, len(real_y))
