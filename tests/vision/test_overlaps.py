@@ -168,3 +168,78 @@ def test_a_card_read_from_one_corner_only_is_confirmed_unless_read_very_surely()
     assert not both.card("6C").confirm
     sure = interpret(_index(top_left, "6C", p=0.99), cards, _photo(), "sure")
     assert not sure.card("6C").confirm
+
+
+# ------------------------------------------- each kind of overlap, read by the committed models
+
+# (kind, layout, table conventions, seed): mix v4 renders of the Kennard deck on procedural tables,
+# the first seeds from 100 of each kind read exactly with the issue-20 logic (seeds 103 and 104:
+# models v4 with the logic before it missed 8C, and read 2S and 3H that are not there).
+RENDERED_OVERLAPS = (
+    ("corner_pairs", "fan", False, 103),
+    ("corner_pairs", "fan", False, 104),
+    ("player_row", "fan", False, 107),
+    ("loose", "fan", False, 139),  # a loose fan
+    ("starter on the pack", "hand_starter", True, 116),
+)
+
+
+def _read_like_the_truth(result, annotation):
+    """Every card whose index shows, nothing else, and the annotation's groups (over the visible cards)."""
+    visible = {c["card"] for c in annotation["cards"] if any(i["visible"] for i in c["indices"])}
+    present = {c["card"] for c in annotation["cards"]}
+    got = {c.card for c in result.cards}
+    assert visible <= got <= present, (sorted(visible - got), sorted(got - present))
+    want = sorted((g["role"], tuple(sorted(c for c in g["cards"] if c in visible))) for g in annotation["groups"])
+    have = sorted((str(g.role), tuple(sorted(g.cards))) for g in result.groups)
+    if annotation["groups"]:
+        assert [g for g in want if g[1]] == have
+
+
+@pytest.mark.parametrize("kind,layout,conventions,seed", RENDERED_OVERLAPS, ids=lambda v: str(v))
+def test_a_rendered_overlap_of_each_kind_is_read_card_by_card(kind, layout, conventions, seed):
+    from vision.pipeline import shared_recognizer
+    from vision.synth import render_scene
+
+    image, annotation = render_scene(seed, layout=layout, decks=("kennard",), packaged_surfaces=False,
+                                     table_conventions=conventions, mix="v4")
+    if kind == "starter on the pack":
+        assert annotation["starter_on_pack"]
+    else:
+        assert annotation["arrangement"] == kind
+    _read_like_the_truth(shared_recognizer().recognize(image), annotation)
+
+
+def test_the_real_overlapping_row_sample_is_one_group_of_six():
+    """sample_images/real_table_overlapping_row.jpg (the real validation split, table family): six
+    cards pushed into one row, read card by card and grouped as one deal."""
+    import json
+    from pathlib import Path
+
+    from vision.pipeline import shared_recognizer
+
+    samples = Path(__file__).resolve().parents[2] / "sample_images"
+    annotation = json.loads((samples / "real_table_overlapping_row.json").read_text())
+    result = shared_recognizer().recognize(samples / "real_table_overlapping_row.jpg")
+    _read_like_the_truth(result, annotation)
+    assert [len(g.cards) for g in result.groups] == [6]
+
+
+def test_a_real_validation_photo_of_pairs_overlapping_at_a_corner_is_read_card_by_card():
+    """WIN_20240630_19_35_16 (real validation split, table family; the real photos are not in the
+    repository: skipped where they are absent): eight cards, three pairs overlapping at a corner.
+    The split holds no fan read well enough to guard (the table family's fans and long rows miss
+    half their cards with models v4) and no starter on a pack."""
+    from vision.pipeline import shared_recognizer
+    from vision.train.real_cards import RealDataError, parse_label, real_dir
+
+    try:
+        folder = real_dir()
+    except RealDataError as exc:
+        pytest.skip(str(exc))
+    name = "WIN_20240630_19_35_16_Pro_jpg"
+    if not (folder / "labels" / f"{name}.txt").is_file():
+        pytest.skip(f"{name}: not among the real photos here")
+    truth = {c.code for c in parse_label((folder / "labels" / f"{name}.txt").read_text()) if c.code}
+    result = shared_recognizer().recognize(folder / "images" / f"{name}.jpg")
+    assert {c.card for c in result.cards} == truth
