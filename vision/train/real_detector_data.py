@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import cv2
@@ -80,6 +81,7 @@ def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None)
     """Symlink the photos into ``out/images`` and write ``out/labels``; ``find_cards(pixels)`` ->
     (N, 4) card boxes in pixels (the committed detector) labels lone corners' cards. Returns counts."""
     out = Path(out)
+    shutil.rmtree(out, ignore_errors=True)  # a set written before with other photos must not linger
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     counts = {"photos": 0, "left_out": 0, "indices": 0, "cards_from_corners": 0, "cards_from_detector": 0}
