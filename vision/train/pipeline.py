@@ -177,12 +177,12 @@ def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRe
         raise ValueError(f"continuation seed {plan.seed}: use 5..20 (1-4 are the recipe's own sets)")
     t = time.time()
     if plan.real:
-        from vision.train.real_cards import photos_of
+        from vision.train.real_cards import real_photos_of
         from vision.train.real_mix import build_data
 
-        # photos_of raises one clear error when the photos are missing, before anything is rendered
+        # real_photos_of raises one clear error when the photos are missing, before anything is rendered
         data = build_data(work, plan.images, recipe.real_val_images, log=log,
-                          photos=_some(photos_of("train"), recipe.real_photos))
+                          photos=_some(real_photos_of("train"), recipe.real_photos))
     else:
         write_dataset(work / "det_val", recipe.detector_val_images, SEED_DETECTOR_VAL, decks=recipe.decks,
                       longest=recipe.detector_longest, mixed=True, progress=progress)
@@ -290,7 +290,7 @@ def _with_real_crops(crops: np.ndarray, labels: np.ndarray, recipe: TrainRecipe,
     """The rendered crops plus the real train split's crops (``REAL_REPEAT`` times, as
     train_reader does) when the real photos are present; also the real val split's crops (only
     measured) or None. Without the photos: the rendered crops alone, said in one log line."""
-    from vision.train.real_cards import RealDataError, photos_of, real_dir
+    from vision.train.real_cards import RealDataError, real_dir, real_photos_of
     from vision.train.real_crops import reader_training_crops
     from vision.train.train_reader import REAL_REPEAT
 
@@ -299,7 +299,8 @@ def _with_real_crops(crops: np.ndarray, labels: np.ndarray, recipe: TrainRecipe,
     except RealDataError as missing:
         log(f"real photos not found, the classifier trains on rendered crops only ({missing})")
         return crops, labels, None
-    train_photos, val_photos = _some(photos_of("train"), recipe.real_photos), _some(photos_of("val"), recipe.real_photos)
+    train_photos = _some(real_photos_of("train"), recipe.real_photos)
+    val_photos = _some(real_photos_of("val"), recipe.real_photos)
     crops, labels, real_val, real_count = reader_training_crops(crops, labels, READER_SIZE, REAL_REPEAT,
                                                                 train_photos, val_photos)
     log(f"real photos: {real_count} crops of {len(train_photos)} train photos (x{REAL_REPEAT}), "
