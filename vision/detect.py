@@ -17,7 +17,8 @@ from vision import boxes
 from vision.classes import CARD_CLASS, INDEX_CLASS
 from vision.detections import Detections
 from vision.letterbox import Letterbox
-from vision.postprocess import nms_per_class, postprocess
+from vision.kept_apart import SHADOW_CLASS, shadow_cards
+from vision.postprocess import NMS_IOU, nms_per_class, postprocess
 
 # Detector scores below which a box is not considered at all, per class. Indices: 0.25, the
 # candidate threshold of ultralytics' own predict (weak indices are weeded out later by
@@ -106,9 +107,10 @@ def zoom_regions(cards: Detections, width: int, height: int,
 
 def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
                   region: tuple[int, int, int, int] | None = None, times: list[float] | None = None,
-                  min_card_score: float = MIN_CARD_SCORE) -> Detections:
+                  min_card_score: float = MIN_CARD_SCORE, shadows: bool = False) -> Detections:
     """Detector + NMS on the whole photo or a region of it, boxes in photo pixels; adds
-    (model ms, NMS ms) to ``times``."""
+    (model ms, NMS ms) to ``times``. With ``shadows``, the card boxes NMS suppressed are kept aside
+    as rows of ``kept_apart.SHADOW_CLASS`` (see ``vision.kept_apart``)."""
     x1, y1, x2, y2 = region or (0, 0, pixels.shape[1], pixels.shape[0])
     crop = pixels[y1:y2, x1:x2]
     t0 = time.perf_counter()
@@ -118,6 +120,9 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
     found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(MIN_INDEX_SCORE, min_card_score))
     minimum = np.where(found.class_id == INDEX_CLASS, MIN_INDEX_SCORE, min_card_score)
     found = found[found.confidence >= minimum]
+    if shadows:
+        found = Detections.concatenate([found, shadow_cards(raw, letterbox, crop.shape[1], crop.shape[0],
+                                                            found.of_class(CARD_CLASS), min_card_score, NMS_IOU)])
     if times is not None:
         times[0] += (t1 - t0) * 1000
         times[1] += (time.perf_counter() - t1) * 1000
@@ -125,11 +130,12 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
 
 
 def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True) -> tuple[Detections, float, float]:
-    """Index and card boxes in photo pixels, with the ms spent in the model and in NMS.
-    With ``zoom``, indices are looked for again, closer, around the cards on which the first
-    pass found no sure index."""
+    """Index and card boxes in photo pixels, with the ms spent in the model and in NMS, and the
+    card boxes NMS suppressed kept aside (rows of ``kept_apart.SHADOW_CLASS``: the pipeline gives
+    back those whose corners read another card). With ``zoom``, indices are looked for again,
+    closer, around the cards on which the first pass found no sure index."""
     times = [0.0, 0.0]
-    detections = detect_region(run, input_size, pixels, times=times)
+    detections = detect_region(run, input_size, pixels, times=times, shadows=True)
     if not zoom:
         return detections, times[0], times[1]
     height, width = pixels.shape[:2]
@@ -138,6 +144,6 @@ def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True
     closer = [detect_region(run, input_size, pixels, region, times).of_class(INDEX_CLASS) for region in regions]
     start = time.perf_counter()
     indices = nms_per_class(Detections.concatenate([indices, *closer]))
-    detections = Detections.concatenate([indices, cards])
+    detections = Detections.concatenate([indices, cards, detections.of_class(SHADOW_CLASS)])
     times[1] += (time.perf_counter() - start) * 1000
     return detections, times[0], times[1]

@@ -45,12 +45,12 @@ READ_FLOOR = 0.25
 # straddling two read cards (NMS keeps it when the IoU falls just under its threshold): sample
 # deal6_overlap_pen read one phantom card (models v2); hand_starter_spread a box across 6D and 2S (v4).
 DUPLICATE_INSIDE = 0.8
-# A card read from one corner only (no second index read surely as the same card) is flagged under
-# this confidence too: its misreads (6C read 9C, 2C read 2D) are the unflagged wrong cards. Tuning
-# scenes (seeds 8,500,000+, 150 of mix v3 / 150 of v4), precision of unflagged cards: none 99.08 /
-# 98.94 %, 0.6 99.33 / 99.50 %, 0.65 99.82 / 99.47 %, 0.7 99.81 / 99.63 %, flagging 97 / 92 more
-# cards at 0.65 (92 / 88 of them right).
-ONE_CORNER_BELOW = 0.65
+# A card read from one corner only (no second index read surely as the same card) needs this many
+# times the confirm threshold not to be flagged (0.65 at the default 0.5): its misreads (6C read 9C,
+# 2C read 2D) are the unflagged wrong cards. Tuning scenes (seeds 8,500,000+, 150 of mix v3 / 150 of
+# v4), precision of unflagged cards: no such rule 99.08 / 98.94 %, 0.6 99.33 / 99.50 %, 0.65 99.82 /
+# 99.47 %, 0.7 99.81 / 99.63 %, flagging 97 / 92 more cards at 0.65 (92 / 88 of them right).
+ONE_CORNER_FACTOR = 1.3
 MAX_CARDS = 20  # more than two hands, a crib and a starter (and some slack): not a cribbage layout
 
 
@@ -176,14 +176,14 @@ def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: 
                warnings: list[str], one_corner: np.ndarray | None = None) -> dict[int, RecognizedCard]:
     """The named rows as cards with boxes in photo pixels, flagged to confirm when read under
     ``confirm_below``, seen twice, or disputed, or read from one corner only (``one_corner``) under
-    ONE_CORNER_BELOW."""
+    ONE_CORNER_FACTOR x ``confirm_below``."""
     one_corner = np.zeros(len(cards), bool) if one_corner is None else one_corner
     named: dict[int, RecognizedCard] = {}
     codes = cards.codes
     for i in np.flatnonzero(cards.card_id != UNREAD):
         code, confidence = codes[i], float(cards.card_confidence[i])
         runner_up = CARD_CODES[cards.runner_up_id[i]] if cards.runner_up_id[i] >= 0 else None
-        lone_corner = bool(one_corner[i]) and confidence < max(ONE_CORNER_BELOW, confirm_below)
+        lone_corner = bool(one_corner[i]) and confidence < ONE_CORNER_FACTOR * confirm_below
         confirm = confidence < confirm_below or counts[code] > 1 or bool(disputed[i]) or lone_corner
         alternative = f" (or {runner_up}, {cards.runner_up_confidence[i]:.2f})" if runner_up else ""
         if confidence < confirm_below:

@@ -19,6 +19,7 @@ from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
 from vision.detections import Detections
 from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, Thresholds, interpret
+from vision.kept_apart import SHADOW_CLASS, restore
 from vision.model_config import load_models_config, models_dir
 from vision.read import read_indices
 from vision.results import Recognition
@@ -105,6 +106,7 @@ class Recognizer:
         indices = self.classify(pixels, detections.of_class(INDEX_CLASS))
         t1 = time.perf_counter()
         card_boxes = detections.of_class(CARD_CLASS)
+        card_boxes = Detections.concatenate([card_boxes, restore(detections.of_class(SHADOW_CLASS), card_boxes, indices)])
         looked = 0
         if self.look_again:
             indices, looked = second_look(self.classifier.run, pixels, card_boxes, indices, self.crop_size,

@@ -155,11 +155,11 @@ def test_chips_and_printed_matter_are_drawn_on_the_table():
 
 
 def test_a_card_read_from_one_corner_only_is_confirmed_unless_read_very_surely():
-    from vision.interpret import CONFIRM_BELOW, ONE_CORNER_BELOW
+    from vision.interpret import CONFIRM_BELOW, ONE_CORNER_FACTOR
 
     box, (top_left, bottom_right) = card_geometry(600, 450)
     cards = Detections([box], [0.95], [CARD_CLASS])
-    p = (CONFIRM_BELOW + ONE_CORNER_BELOW) / 2 / 0.9  # confidence between the two thresholds
+    p = CONFIRM_BELOW * (1 + ONE_CORNER_FACTOR) / 2 / 0.9  # confidence between the two thresholds
     one = interpret(_index(top_left, "6C", p=p), cards, _photo(), "one corner")
     assert one.card("6C").confirm
     assert any("6C read from one corner only" in w for w in one.warnings)
@@ -243,3 +243,39 @@ def test_a_real_validation_photo_of_pairs_overlapping_at_a_corner_is_read_card_b
     truth = {c.code for c in parse_label((folder / "labels" / f"{name}.txt").read_text()) if c.code}
     result = shared_recognizer().recognize(folder / "images" / f"{name}.jpg")
     assert {c.card for c in result.cards} == truth
+
+
+# ------------------------------------------------ NMS keeps two overlapping boxes of two cards
+
+def test_a_suppressed_card_box_whose_corner_reads_another_card_comes_back():
+    from vision.kept_apart import SHADOW_CLASS, restore
+
+    upper, (upper_tl, _) = card_geometry(515, 400)  # a tight row: the upper card 15 px to the right
+    lower, (lower_tl, _) = card_geometry(500, 400)
+    assert boxes.box_iou(np.array([upper], np.float32), np.array([lower], np.float32))[0, 0] > 0.6
+    kept = Detections([upper], [0.9], [CARD_CLASS])
+    shadow = Detections([lower], [0.8], [SHADOW_CLASS])
+    two = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "9C")])
+    back = restore(shadow, kept, two)
+    assert len(back) == 1 and back.class_id.tolist() == [CARD_CLASS] and np.allclose(back.xyxy[0], lower)
+    one = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "5H")])  # the same card's box twice
+    assert len(restore(shadow, kept, one)) == 0
+    unsure = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "9C", p=0.3)])
+    assert len(restore(shadow, kept, unsure)) == 0
+
+
+def test_nms_keeps_the_suppressed_card_boxes_aside():
+    from infer_fixtures import raw_output_for
+    from vision.kept_apart import SHADOW_CLASS, shadow_cards
+    from vision.letterbox import Letterbox
+    from vision.postprocess import NMS_IOU, postprocess
+
+    upper, _ = card_geometry(250, 250)
+    lower, _ = card_geometry(235, 250)
+    raw = raw_output_for(np.array([upper, lower], np.float32), [CARD_CLASS, CARD_CLASS], [0.9, 0.8])
+    letterbox = Letterbox.fit(512, 512, 512)
+    kept = postprocess(raw, letterbox, 512, 512).of_class(CARD_CLASS)
+    assert len(kept) == 1  # NMS merged the two cards' boxes
+    shadows = shadow_cards(raw, letterbox, 512, 512, kept, 0.4, NMS_IOU)
+    assert shadows.class_id.tolist() == [SHADOW_CLASS]
+    assert boxes.box_iou(shadows.xyxy, np.array([lower], np.float32))[0, 0] > 0.95
