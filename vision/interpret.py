@@ -189,7 +189,7 @@ def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: 
         if confidence < confirm_below:
             warnings.append(f"{code} read with low confidence {confidence:.2f}{alternative}: confirm this card")
         elif lone_corner and not disputed[i] and counts[code] == 1:
-            warnings.append(f"{code} read from one corner only ({confidence:.2f}{alternative}): confirm this card")
+            warnings.append(f"{code} read from one corner only at {confidence:.2f}{alternative}: confirm this card")
         box = tuple(float(v) * scale for v in cards.xyxy[i])
         named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]))
     return named
