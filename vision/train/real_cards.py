@@ -145,9 +145,10 @@ def real_dir(path: str | os.PathLike | None = None) -> Path:
     return dataset_dir(CARDCOUNTERML, path)
 
 
-def parse_label(text: str, name: str = "label") -> tuple[Corner, ...]:
-    """YOLO txt (class cx cy w h, normalised) -> corners."""
-    corners = []
+def yolo_boxes(text: str, name: str, classes: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """YOLO txt (class cx cy w h, normalised) -> (class, normalised xyxy) rows; a bad line is one
+    clear error naming the file and line."""
+    rows = []
     for number, line in enumerate(text.splitlines(), 1):
         parts = line.split()
         if not parts:
@@ -157,10 +158,15 @@ def parse_label(text: str, name: str = "label") -> tuple[Corner, ...]:
             cx, cy, w, h = (float(v) for v in parts[1:5])
         except (ValueError, IndexError) as exc:
             raise RealDataError(f"{name}:{number}: not 'class cx cy w h': {line!r}") from exc
-        if cls not in DATASET_TO_CODE:
-            raise RealDataError(f"{name}:{number}: class {cls} is not one of the dataset's {len(DATASET_NAMES)}")
-        corners.append(Corner(DATASET_TO_CODE[cls], (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
-    return tuple(corners)
+        if not 0 <= cls < classes:
+            raise RealDataError(f"{name}:{number}: class {cls} is not one of the dataset's {classes}")
+        rows.append((cls, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+    return rows
+
+
+def parse_label(text: str, name: str = "label") -> tuple[Corner, ...]:
+    """cardcounterml's YOLO txt -> corners."""
+    return tuple(Corner(DATASET_TO_CODE[cls], box) for cls, box in yolo_boxes(text, name, len(DATASET_NAMES)))
 
 
 def load_photos(folder: str | os.PathLike | None = None) -> list[RealPhoto]:

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from vision.classes import CARD_CODES
-from vision.train.real_cards import Corner, RealDataError, RealPhoto, dataset_dir
+from vision.train.real_cards import Corner, RealDataError, RealPhoto, dataset_dir, yolo_boxes
 
 POKER = "rf100-poker"
 FAMILY = "poker"
@@ -47,20 +47,7 @@ EDGE_SHARE = 0.35  # the index centre's distance to the box's nearest edge, of t
 
 def parse_card_label(text: str, name: str = "label") -> tuple[tuple[str, tuple[float, float, float, float]], ...]:
     """YOLO txt of whole cards -> (code, normalised xyxy) pairs."""
-    cards = []
-    for number, line in enumerate(text.splitlines(), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        try:
-            cls = int(parts[0])
-            cx, cy, w, h = (float(v) for v in parts[1:5])
-        except (ValueError, IndexError) as exc:
-            raise RealDataError(f"{name}:{number}: not 'class cx cy w h': {line!r}") from exc
-        if not 0 <= cls < len(NAMES):
-            raise RealDataError(f"{name}:{number}: class {cls} is not one of the set's {len(NAMES)}")
-        cards.append((NAMES[cls], (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
-    return tuple(cards)
+    return tuple((NAMES[cls], box) for cls, box in yolo_boxes(text, name, len(NAMES)))
 
 
 def read_corners(path: Path = CORNERS_FILE) -> dict[str, tuple[Corner, ...]]:
