@@ -107,7 +107,8 @@ def zoom_regions(cards: Detections, width: int, height: int,
 
 def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
                   region: tuple[int, int, int, int] | None = None, times: list[float] | None = None,
-                  min_card_score: float = MIN_CARD_SCORE, shadows: bool = False) -> Detections:
+                  min_card_score: float = MIN_CARD_SCORE, shadows: bool = False,
+                  min_index_score: float = MIN_INDEX_SCORE) -> Detections:
     """Detector + NMS on the whole photo or a region of it, boxes in photo pixels; adds
     (model ms, NMS ms) to ``times``. With ``shadows``, the card boxes NMS suppressed are kept aside
     as rows of ``kept_apart.SHADOW_CLASS`` (see ``vision.kept_apart``)."""
@@ -117,8 +118,8 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
     letterbox = Letterbox.fit(crop.shape[1], crop.shape[0], input_size)
     raw = run(letterbox.to_tensor(crop))
     t1 = time.perf_counter()
-    found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(MIN_INDEX_SCORE, min_card_score))
-    minimum = np.where(found.class_id == INDEX_CLASS, MIN_INDEX_SCORE, min_card_score)
+    found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(min_index_score, min_card_score))
+    minimum = np.where(found.class_id == INDEX_CLASS, min_index_score, min_card_score)
     found = found[found.confidence >= minimum]
     if shadows:
         found = Detections.concatenate([found, shadow_cards(raw, letterbox, crop.shape[1], crop.shape[0],
@@ -129,19 +130,21 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
     return Detections(found.xyxy + np.array([x1, y1, x1, y1], np.float32), found.confidence, found.class_id)
 
 
-def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True) -> tuple[Detections, float, float]:
+def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True,
+           min_index_score: float = MIN_INDEX_SCORE) -> tuple[Detections, float, float]:
     """Index and card boxes in photo pixels, with the ms spent in the model and in NMS, and the
     card boxes NMS suppressed kept aside (rows of ``kept_apart.SHADOW_CLASS``: the pipeline gives
     back those whose corners read another card). With ``zoom``, indices are looked for again,
     closer, around the cards on which the first pass found no sure index."""
     times = [0.0, 0.0]
-    detections = detect_region(run, input_size, pixels, times=times, shadows=True)
+    detections = detect_region(run, input_size, pixels, times=times, shadows=True, min_index_score=min_index_score)
     if not zoom:
         return detections, times[0], times[1]
     height, width = pixels.shape[:2]
     cards, indices = detections.of_class(CARD_CLASS), detections.of_class(INDEX_CLASS)
     regions = zoom_regions(cards[cards_to_look_at_closer(cards, indices)], width, height, input_size)
-    closer = [detect_region(run, input_size, pixels, region, times).of_class(INDEX_CLASS) for region in regions]
+    closer = [detect_region(run, input_size, pixels, region, times, min_index_score=min_index_score).of_class(INDEX_CLASS)
+              for region in regions]
     start = time.perf_counter()
     indices = nms_per_class(Detections.concatenate([indices, *closer]))
     detections = Detections.concatenate([indices, cards, detections.of_class(SHADOW_CLASS)])

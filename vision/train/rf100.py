@@ -124,22 +124,20 @@ def derive_corners(photo: RealPhoto, recognizer) -> list[Corner]:
     import cv2
     import numpy as np
 
+    from vision import boxes
     from vision.classes import INDEX_CLASS
 
-    from vision import detect
+    from vision.detect import detect
 
     pixels = cv2.imread(str(photo.image))
     h, w = pixels.shape[:2]
-    kept, detect.MIN_INDEX_SCORE = detect.MIN_INDEX_SCORE, DERIVE_INDEX_SCORE  # read at call time
-    try:
-        detections, _, _ = recognizer.detect(pixels)
-    finally:
-        detect.MIN_INDEX_SCORE = kept
+    detections, _, _ = detect(recognizer.detector.run, recognizer.detector_size, pixels, recognizer.zoom,
+                              min_index_score=DERIVE_INDEX_SCORE)
     indices = recognizer.classify(pixels, detections.of_class(INDEX_CLASS))
     corners, kept_boxes = [], []
     for row in np.argsort(-indices.confidence, kind="stable"):
         box, code = indices.xyxy[row], indices.codes[row]
-        if any(_iou(box, other) > DUPLICATE_IOU for other in kept_boxes):
+        if kept_boxes and boxes.box_iou(box[None], np.array(kept_boxes)).max() > DUPLICATE_IOU:
             continue  # a weaker second box of a corner already taken
         cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
         area = (box[2] - box[0]) * (box[3] - box[1]) / (w * h)
@@ -154,14 +152,6 @@ def derive_corners(photo: RealPhoto, recognizer) -> list[Corner]:
         return corners
     areas = np.array([(c.box[2] - c.box[0]) * (c.box[3] - c.box[1]) for c in corners])
     return [c for c, a in zip(corners, areas) if a <= MAX_CORNER_VS_MEDIAN * float(np.median(areas))]
-
-
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def write_corners(photos: list[RealPhoto], recognizer, path: Path = CORNERS_FILE, log=print) -> dict:
