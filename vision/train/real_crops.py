@@ -64,8 +64,9 @@ def reader_training_crops(rendered_x: np.ndarray, rendered_y: np.ndarray, size: 
     """The reader's training set: the real train photos' crops ``repeat`` times ahead of the
     rendered crops; and the real val photos' crops (one per corner, only measured). Returns
     (crops, labels, (val crops, val labels), number of real train crops)."""
-    four = [p for p in train_photos if p.family != "poker"]
-    poker = [p for p in train_photos if p.family == "poker"]
+    from vision.train.rf100 import apart
+
+    four, poker = apart(train_photos)
     real_x, real_y = real_crops(four, size, REAL_PER_CORNER, seed=1)
     if poker:  # rf100-poker: ~19 corners a photo (four per card), so one crop each, JPEG'd
         poker_x, poker_y = real_crops(poker, size, POKER_PER_CORNER, seed=3)

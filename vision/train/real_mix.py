@@ -36,6 +36,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
     from vision.synth.dataset import write_dataset
     from vision.train.real_cards import real_photos_of
     from vision.train.real_detector_data import PSEUDO_CARD_SCORE, write_real_detector_set
+    from vision.train.rf100 import apart
 
     work = Path(work)
     t = time.time()
@@ -46,9 +47,8 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
                               min_card_score=PSEUDO_CARD_SCORE)
         return found.of_class(CARD_CLASS).xyxy
 
-    photos = real_photos_of("train") if photos is None else photos
-    poker = [p for p in photos if p.family == "poker"][::POKER_EVERY]
-    first = [p for p in photos if p.family != "poker"]
+    first, poker = apart(real_photos_of("train") if photos is None else photos)
+    poker = poker[::POKER_EVERY]
     counts = write_real_detector_set(first, work / "real_train", find_cards)
     log(f"real train set: {json.dumps(counts)} ({time.time() - t:.0f} s)")
     real_dirs = [work / "real_train"]

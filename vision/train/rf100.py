@@ -81,6 +81,11 @@ def load_poker_photos(folder: str | os.PathLike | None = None, corners_file: Pat
     return photos
 
 
+def apart(photos: list[RealPhoto]) -> tuple[list[RealPhoto], list[RealPhoto]]:
+    """(cardcounterml's photos, rf100-poker's): the training mixes weigh the two sets apart."""
+    return [p for p in photos if p.family != FAMILY], [p for p in photos if p.family == FAMILY]
+
+
 def hand_of(photo: RealPhoto) -> frozenset[str]:
     return frozenset(code for code, _ in photo.card_boxes)
 
