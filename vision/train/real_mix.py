@@ -24,18 +24,27 @@ SYNTH_SEED, SYNTH_VAL_SEED = 9, 10  # continuation seeds (5-20), v3 mix, 640 px
 # cardcounterml's photos are shown twice an epoch and every second rf100-poker photo once.
 FIRST_SET_REPEAT = 2
 POKER_EVERY = 2
+# Models v5 stage 4 (``looks``, issue 21 items 5 and 6): cardcounterml's second showing is its
+# photos as phones see them (``real_looks.phone_look``) instead of the same pixels again, and a
+# window around one index of each photo (``real_looks.zoomed``: close-ups) is added, for every
+# cardcounterml photo and every POKER_ZOOM_EVERY-th rf100-poker photo of the set.
+POKER_ZOOM_EVERY = 3
+LOOKS_SEED = 21
 
 
 def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print,
-               photos: list | None = None) -> Path:
+               photos: list | None = None, mix: str = "v3", looks: bool = False) -> Path:
     """Write the real detector set and the rendered sets; returns data.yaml. ``photos``: the real
-    photos to use (default: the whole train split; the quick recipe takes a few)."""
+    photos to use (default: the whole train split; the quick recipe takes a few). ``mix``: the
+    rendered data mix (``scene.MIXES``; "v4" adds issue 20's overlaps, whole shows and chips).
+    ``looks``: the real photos' phone-look and close-up variants (see LOOKS_SEED)."""
     from vision.classes import CARD_CLASS
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
     from vision.synth.dataset import write_dataset
     from vision.train.real_cards import real_photos_of
     from vision.train.real_detector_data import PSEUDO_CARD_SCORE, write_real_detector_set
+    from vision.train.real_looks import write_variant_set
     from vision.train.rf100 import apart
 
     work = Path(work)
@@ -52,18 +61,29 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
     counts = write_real_detector_set(first, work / "real_train", find_cards)
     log(f"real train set: {json.dumps(counts)} ({time.time() - t:.0f} s)")
     real_dirs = [work / "real_train"]
-    for k in range(2, FIRST_SET_REPEAT + 1):  # the same photos again under another folder: shown k times an epoch
+    for k in range(2, FIRST_SET_REPEAT + 1):  # the photos again under another folder: shown k times an epoch
         again = work / f"real_train_{k}"
         shutil.rmtree(again, ignore_errors=True)
-        shutil.copytree(work / "real_train", again, symlinks=True)
+        if looks:
+            log(f"real train set as phones see it: {json.dumps(write_variant_set(work / 'real_train', again, 'phone_look', LOOKS_SEED + k))}")
+        else:
+            shutil.copytree(work / "real_train", again, symlinks=True)
         real_dirs.append(again)
     if poker:
         counts = write_real_detector_set(poker, work / "real_poker", find_cards)
         log(f"rf100-poker train set (every {POKER_EVERY}th photo by time): {json.dumps(counts)}")
         real_dirs.append(work / "real_poker")
-    synth = write_dataset(work / f"synth_s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True, mix="v3")
-    val = write_dataset(work / f"synth_val_s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640, mixed=True,
-                        mix="v3")
+    if looks:
+        for name, every in (("real_train", 1), ("real_poker", POKER_ZOOM_EVERY)):
+            if (work / name).exists():
+                counts = write_variant_set(work / name, work / f"{name}_zoomed", "zoomed", LOOKS_SEED, every)
+                log(f"{name} close-ups (every {every}th photo): {json.dumps(counts)}")
+                real_dirs.append(work / f"{name}_zoomed")
+    tag = "" if mix == "v3" else f"{mix}_"  # v3 folders keep their names (an interrupted run resumes them)
+    synth = write_dataset(work / f"synth_{tag}s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True,
+                          mix=mix)
+    val = write_dataset(work / f"synth_val_{tag}s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640,
+                        mixed=True, mix=mix)
     data = work / "real_mix.yaml"
     data.write_text(
         "train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in real_dirs)
@@ -82,12 +102,15 @@ def main(argv=None) -> None:
     parser.add_argument("--lrf", type=float, default=0.1)
     parser.add_argument("--synth", type=int, default=1000)
     parser.add_argument("--synth-val", type=int, default=60)
+    parser.add_argument("--mix", default="v3", help="rendered data mix: v3 (models v4) or v4 (overlaps, whole shows)")
     parser.add_argument("--name", default="detector_real")
+    parser.add_argument("--looks", action="store_true",
+                        help="add the real photos as phones see them and close-ups of them (models v5 stage 4)")
     parser.add_argument("--threads", type=int, default=2,
                         help="torch threads; 1 when other training shares the 2 cores (2 threads on a shared "
                              "core measured 16.8 s a batch against 2.8 s alone)")
     args = parser.parse_args(argv)
-    data = build_data(args.work, args.synth, args.synth_val)
+    data = build_data(args.work, args.synth, args.synth_val, mix=args.mix, looks=args.looks)
     recipe = DetectorRecipe(cache="ram", threads=args.threads)
     stage = FinetuneStage(args.epochs, args.lr0, args.lrf)
     weights = run_stage(args.weights, data, args.work, recipe, stage, args.name)
