@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -45,7 +46,12 @@ TRAIN_DECKS: tuple[str, ...] = V2_DECKS + tuple(KDE_THEMES)
 # Casino-style designs never used to train or tune: only rendered on request (bench/vision.py
 # --decks) to measure how the models do on deck designs they have not seen.
 EVAL_DECKS: tuple[str, ...] = ("anglo", "anglo_poker", "anglo_modern")
-KNOWN_DECKS: tuple[str, ...] = TRAIN_DECKS + EVAL_DECKS
+# Decks built by a command of their own into the art cache, never by ``ensure_deck``: "rf100-real"
+# is real cards cut out of rf100-poker's train photos (``python -m vision.train.cutouts``), several
+# faces a code. Mix v5 draws it for a share of its scenes.
+REAL_DECK = "rf100-real"
+BUILT_DECKS: dict[str, str] = {REAL_DECK: "python -m vision.train.cutouts"}
+KNOWN_DECKS: tuple[str, ...] = TRAIN_DECKS + EVAL_DECKS + tuple(BUILT_DECKS)
 SHIPPABLE_DECKS: tuple[str, ...] = ("kennard",)  # CC0: the only art used for committed samples
 
 
@@ -57,11 +63,18 @@ class UnknownDeckError(ValueError):
     """A deck name that is not one of KNOWN_DECKS."""
 
 
+class DeckNotBuiltError(ValueError):
+    """A deck of BUILT_DECKS that its command has not built into the art cache yet."""
+
+
 @dataclass(frozen=True)
 class Deck:
     name: str
     faces: dict  # card code -> RGBA uint8 (h, w, 4)
     indices: dict  # card code -> tuple of (x1, y1, x2, y2) float boxes in face pixels
+    # Decks with several faces a code (cut-outs of real photos): code -> ((face, indices), ...), the
+    # first being faces[code] and indices[code]; empty for a deck with one face a code.
+    variants: dict = field(default_factory=dict)
 
 
 def cache_dir() -> Path:
@@ -246,10 +259,41 @@ def _build_deck(name: str, folder: Path) -> None:
         staging.rename(folder)
 
 
+def built_deck_dir(name: str) -> Path:
+    """Where a deck of BUILT_DECKS lives once built (the art cache)."""
+    return cache_dir() / name
+
+
+def deck_built(name: str) -> bool:
+    return (built_deck_dir(name) / "indices.json").exists()
+
+
+def require_built(name: str) -> Path:
+    """The folder of a built deck, or DeckNotBuiltError naming the command that builds it."""
+    if not deck_built(name):
+        folder = built_deck_dir(name)
+        raise DeckNotBuiltError(f"deck {name!r} is not built (no {folder / 'indices.json'}): build it with "
+                                f"`{BUILT_DECKS[name]} --out {folder}`")
+    return built_deck_dir(name)
+
+
+def deck_fingerprint(name: str) -> str:
+    """A short hash of a built deck's index files: renders of it change when it is built again."""
+    folder = require_built(name)
+    digest = hashlib.sha256()
+    for file in ("indices.json", "variants.json"):
+        if (folder / file).exists():
+            digest.update((folder / file).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def ensure_deck(name: str) -> Path:
-    """Render ``name`` into the cache if it is not there yet; returns its folder."""
+    """Render ``name`` into the cache if it is not there yet; returns its folder (a deck of
+    BUILT_DECKS is never rendered here: DeckNotBuiltError names its command)."""
     if name not in KNOWN_DECKS:
         raise UnknownDeckError(f"unknown deck {name!r}; known: {', '.join(KNOWN_DECKS)}")
+    if name in BUILT_DECKS:
+        return require_built(name)
     folder = cache_dir() / name
     if not (folder / "indices.json").exists():
         _build_deck(name, folder)
@@ -261,4 +305,11 @@ def load_deck(name: str) -> Deck:
     folder = ensure_deck(name)
     indices = json.loads((folder / "indices.json").read_text())
     faces = {code: _read_rgba(folder / f"{code}.png") for code in CARD_CODES}
-    return Deck(name, faces, {c: tuple(tuple(b) for b in v) for c, v in indices.items()})
+    indices = {c: tuple(tuple(b) for b in v) for c, v in indices.items()}
+    variants = {}
+    if (folder / "variants.json").exists():  # several faces a code: {code: [{"face": file, "indices": boxes}]}
+        listed = json.loads((folder / "variants.json").read_text())
+        for code in CARD_CODES:
+            variants[code] = tuple((faces[code] if v["face"] == f"{code}.png" else _read_rgba(folder / v["face"]),
+                                    tuple(tuple(b) for b in v["indices"])) for v in listed[code])
+    return Deck(name, faces, indices, variants)

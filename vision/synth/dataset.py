@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_CLASS, DETECTOR_CLASSES, INDEX_CLASS
-from vision.synth.art import ART_VERSION
+from vision.synth.art import ART_VERSION, REAL_DECK, deck_fingerprint
 from vision.synth.scene import DEFAULT_SIZE, MIXES, render_scene, scene_seed
 
 # Photo shapes a phone gives (landscape, portrait, wide, square) as width/height ratios.
@@ -102,6 +102,8 @@ def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, de
               "longest": longest, "mixed": mixed, "quality": quality, "art": ART_VERSION}
     if mix != "v2":  # v2 datasets keep the stamp they were written with
         fields["mix"] = mix
+    if mix == "v5" and not decks:  # the real cut-outs are built apart: a rebuilt deck is another dataset
+        fields["real_deck"] = deck_fingerprint(REAL_DECK)
     stamp = json.dumps(fields, sort_keys=True)
     if (out / "dataset.json").exists() and (out / "dataset.json").read_text() == stamp and (out / "data.yaml").exists():
         return out / "data.yaml"

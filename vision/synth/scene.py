@@ -15,7 +15,11 @@ from vision.synth import arrangements, art, layouts, looks, objects, overlaps, p
 # cards, far shots, cut by the frame) and the looks of phone photos (curl, gloss, wear, processing).
 # "v4" (issue 20) is v3 with the overlaps players make (pairs at a corner, rows at players' spacing,
 # the starter on the pack) and chips and printed matter on the table (``overlaps``).
-MIXES: tuple[str, ...] = ("v2", "v3", "v4")
+# "v5" (issue 21) is v4 with real cards: a share of its scenes (REAL_SHARE) drawn with the deck of
+# cards cut out of rf100-poker's train photos (``art.REAL_DECK``, several faces a code), which
+# must be built first (``python -m vision.train.cutouts``).
+MIXES: tuple[str, ...] = ("v2", "v3", "v4", "v5")
+REAL_SHARE = 0.3
 VISIBLE_FRACTION = 0.6  # an index counts as visible when at least this share of it is unoccluded and in frame
 DEFAULT_SIZE = (1280, 960)
 
@@ -76,6 +80,8 @@ def _fit(rng, placements, aspect, w, h):
 
 
 def _pick_deck(rng, decks, mix: str = "v2"):
+    if not decks and mix == "v5" and rng.random() < REAL_SHARE:
+        return art.REAL_DECK
     names = tuple(decks) if decks else art.V2_DECKS if mix == "v2" else art.TRAIN_DECKS  # evaluation decks only when asked for
     for name in names:
         if name not in art.KNOWN_DECKS:
@@ -151,11 +157,14 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     """
     if mix not in MIXES:
         raise ValueError(f"unknown data mix {mix!r}; known: {', '.join(MIXES)}")
+    if mix == "v5" and not decks:
+        art.require_built(art.REAL_DECK)  # DeckNotBuiltError (a ValueError) names the command that builds it
     rng = np.random.default_rng(int(seed))
     w, h = int(size[0]), int(size[1])
     if w < 64 or h < 64:
         raise ValueError(f"scene size {w}x{h} too small (at least 64x64)")
     v3 = mix != "v2"
+    v4 = mix in ("v4", "v5")
     if layout is None:
         weights = arrangements.LAYOUT_WEIGHTS_V3 if v3 else layouts.LAYOUT_WEIGHTS
         layout = str(rng.choice(layouts.LAYOUTS, p=weights))
@@ -165,7 +174,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     aspect = face_w / face_h
     codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
     if v3:
-        made = arrangements.arrange(rng, layout, codes, aspect, table_conventions, mix=mix)
+        made = arrangements.arrange(rng, layout, codes, aspect, table_conventions, mix="v4" if v4 else mix)
     else:
         made = arrangements.Arrangement(*layouts.place(rng, layout, codes, aspect, table_conventions), kind="")
     groups = made.groups
@@ -173,7 +182,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     placements, scale, offset, homography, turn, cut = _frame_layout(rng, made, aspect, w, h, v3, table_conventions)
     pack = _turned_pack(made.pack, turn)
     image, masks, cards = _compose(rng, deck, placements, (scale, offset, homography), (w, h), made.framing,
-                                   packaged_surfaces, v3, mix == "v4", pack)
+                                   packaged_surfaces, v3, v4, pack)
     covered, occluders = _cover(rng, image, cards, made, turn, (scale, offset, homography))
     min_card_h = scale * 0.8
     image = looks.phone_camera(rng, image, min_card_h) if v3 else photo.apply_camera(rng, image, min_card_h)
@@ -186,7 +195,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     }
     if v3:
         annotation.update({"mix": mix, "arrangement": made.kind, "cut_by_frame": cut})
-    if mix == "v4":
+    if v4:
         annotation["starter_on_pack"] = made.pack is not None
     return image, annotation
 
@@ -241,10 +250,13 @@ def _compose(rng, deck, placements, view, size, framing: str, packaged_surfaces:
     masks, cards = [], []
     image_f = image.astype(np.float32)
     for code, x, y, angle, _ in placements:
-        face = deck.faces[code] if v3 else _card_tint(rng, deck.faces[code])  # v3 tints in _draw_card
+        face, boxes = deck.faces[code], deck.indices[code]
+        if deck.variants:  # several faces a code (real cut-outs): one of them
+            face, boxes = deck.variants[code][int(rng.integers(len(deck.variants[code])))]
+        face = face if v3 else _card_tint(rng, face)  # v3 tints in _draw_card
         cx, cy = x * scale + offset[0], y * scale + offset[1]
         m = homography @ _similarity(face_w, face_h, scale / face_h, angle, cx, cy)
-        mask, corners, outline, index_quads = _draw_card(image_f, face, m, deck.indices[code], scale, light,
+        mask, corners, outline, index_quads = _draw_card(image_f, face, m, boxes, scale, light,
                                                          shadow_strength, rng if v3 else None)
         masks.append(mask)
         cards.append((code, corners, outline, index_quads))
