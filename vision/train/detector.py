@@ -23,6 +23,8 @@ class FinetuneStage:
 
 @dataclass(frozen=True)
 class DetectorRecipe:
+    # ultralytics' yolo11n.yaml, or str(lite0_detector.LITE0_YAML): the same neck and head on
+    # EfficientNet-Lite0's ImageNet features (its backbone loads them when the trainer builds it)
     model_yaml: str = "yolo11n.yaml"
     imgsz: int = 512
     epochs: int = 4
@@ -46,6 +48,9 @@ class DetectorRecipe:
     # Stages 2, 3, ...: each continues from the previous stage's last weights. Stage 2 (one
     # epoch at a low rate) was measured first; stage 3 is the longer run that followed it.
     finetune: tuple[FinetuneStage, ...] = (FinetuneStage(1, 0.0004, 0.25), FinetuneStage(8, 0.001, 0.05, stop_after=7))
+    # A time box for every stage (ultralytics' ``time``, hours of wall clock: it re-plans the epochs
+    # and the rate schedule after each epoch to end on time); None trains ``epochs``.
+    hours: float | None = None
 
 
 def _common_train_args(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str) -> dict:
@@ -54,7 +59,7 @@ def _common_train_args(data_yaml: Path, work: Path, recipe: DetectorRecipe, devi
         data=str(Path(data_yaml).resolve()), imgsz=recipe.imgsz, batch=recipe.batch, device=device, workers=0,
         amp=False, plots=False, seed=recipe.seed, deterministic=True, project=str((work / "runs").resolve()),
         exist_ok=True, verbose=False, scale=recipe.scale, degrees=recipe.degrees, fliplr=recipe.fliplr,
-        cache=recipe.cache, optimizer=recipe.optimizer,
+        cache=recipe.cache, optimizer=recipe.optimizer, **({"time": recipe.hours} if recipe.hours else {}),
     )
 
 
@@ -74,6 +79,10 @@ def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: 
     offline_ultralytics(work / "ultralytics")
     from ultralytics import YOLO
 
+    from vision.train import lite0_detector
+
+    if lite0_detector.is_lite0_yaml(recipe.model_yaml):  # YOLO11n's neck and head on ImageNet Lite0 features
+        lite0_detector.register()
     _use_threads(recipe.threads)
     YOLO(recipe.model_yaml).train(
         **_common_train_args(data_yaml, work, recipe, device), name="detector", epochs=recipe.epochs,
