@@ -32,9 +32,11 @@ def register(subparsers) -> None:
     synth.add_argument("--deck", action="append", default=None, help="deck to use (repeatable; default: all training decks)")
     synth.add_argument("--longest", type=_positive, default=1280, help="longest image side in pixels (default 1280)")
     synth.add_argument("--mixed-aspect", action="store_true", help="vary the aspect ratio (4:3, 3:4, 16:9, 1:1)")
-    synth.add_argument("--mix", choices=("v2", "v3"), default="v2",
-                       help="data mix: v2 (what models v2 were trained on, default) or v3 (more decks, tight fans, "
-                            "close-ups, photo looks)")
+    synth.add_argument("--mix", choices=("v2", "v3", "v4", "v5"), default="v2",
+                       help="data mix: v2 (what models v2 were trained on, default), v3 (more decks, tight fans, "
+                            "close-ups, photo looks), v4 (v3 with overlapping pairs and rows, the starter on the "
+                            "pack, chips and print) or v5 (v4 with real cards cut from rf100-poker: build them "
+                            "first with python -m vision.train.cutouts)")
     synth.add_argument("--workers", type=_positive, default=None, help="rendering processes (default: all cores)")
     synth.add_argument("--samples", action="store_true", help="write the curated sample photos (Kennard deck) instead")
     synth.set_defaults(handler=_synth)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -278,8 +279,18 @@ def test_crib_synth_renders_the_v3_mix_on_request(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = (tmp_path / "s" / "manifest.jsonl").read_text().splitlines()
     assert [json.loads(line)["mix"] for line in lines] == ["v3", "v3"]
-    refused = _crib("synth", "--out", str(tmp_path / "t"), "--mix", "v4")
-    assert refused.returncode == 2 and "invalid choice: 'v4'" in refused.stderr
+    refused = _crib("synth", "--out", str(tmp_path / "t"), "--mix", "v6")
+    assert refused.returncode == 2 and "invalid choice: 'v6'" in refused.stderr
+
+
+def test_crib_synth_v5_without_the_real_cut_outs_names_the_command_that_builds_them(tmp_path):
+    code = "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+    refused = subprocess.run([sys.executable, "-c", code, "synth", "--out", str(tmp_path / "s"), "--n", "1", "--mix", "v5"],
+                             capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "CRIB_ART_CACHE": str(tmp_path / "no-art")})
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "deck 'rf100-real' is not built" in refused.stderr and "python -m vision.train.cutouts" in refused.stderr
+    assert not (tmp_path / "s" / "images").exists() or not list((tmp_path / "s" / "images").iterdir())
 
 
 @pytest.mark.parametrize("args, message", [
