@@ -30,14 +30,18 @@ POKER_EVERY = 2
 # cardcounterml photo and every POKER_ZOOM_EVERY-th rf100-poker photo of the set.
 POKER_ZOOM_EVERY = 3
 LOOKS_SEED = 21
+# Models v5 stage 5: rendered scenes of mix v5 (a share drawn with real cards cut out of
+# rf100-poker's train photos, ``vision.train.cutouts``) beside the ``mix`` renders.
+REAL_DECK_SEED = 30
 
 
 def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print,
-               photos: list | None = None, mix: str = "v3", looks: bool = False) -> Path:
+               photos: list | None = None, mix: str = "v3", looks: bool = False, real_deck_renders: int = 0) -> Path:
     """Write the real detector set and the rendered sets; returns data.yaml. ``photos``: the real
     photos to use (default: the whole train split; the quick recipe takes a few). ``mix``: the
     rendered data mix (``scene.MIXES``; "v4" adds issue 20's overlaps, whole shows and chips).
-    ``looks``: the real photos' phone-look and close-up variants (see LOOKS_SEED)."""
+    ``looks``: the real photos' phone-look and close-up variants (see LOOKS_SEED).
+    ``real_deck_renders``: this many mix v5 scenes more (REAL_DECK_SEED; the cut-out deck must be built)."""
     from vision.classes import CARD_CLASS
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
@@ -84,11 +88,14 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
                           mix=mix)
     val = write_dataset(work / f"synth_val_{tag}s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640,
                         mixed=True, mix=mix)
+    renders = [synth.parent]
+    if real_deck_renders:
+        renders.append(write_dataset(work / f"synth_v5_s{REAL_DECK_SEED}", real_deck_renders, REAL_DECK_SEED,
+                                     longest=640, mixed=True, mix="v5").parent)
     data = work / "real_mix.yaml"
     data.write_text(
-        "train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in real_dirs)
-        + f"  - {(synth.parent / 'images').resolve()}\n"
-        f"val: {(val.parent / 'images').resolve()}\nnc: 2\nnames: ['index', 'card']\n")
+        "train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in real_dirs + renders)
+        + f"val: {(val.parent / 'images').resolve()}\nnc: 2\nnames: ['index', 'card']\n")
     log(f"data: {data} ({time.time() - t:.0f} s)")
     return data
 
@@ -106,11 +113,14 @@ def main(argv=None) -> None:
     parser.add_argument("--name", default="detector_real")
     parser.add_argument("--looks", action="store_true",
                         help="add the real photos as phones see them and close-ups of them (models v5 stage 4)")
+    parser.add_argument("--real-deck-renders", type=int, default=0,
+                        help="this many mix v5 scenes (real cut-out cards) beside the --mix renders (models v5 stage 5)")
     parser.add_argument("--threads", type=int, default=2,
                         help="torch threads; 1 when other training shares the 2 cores (2 threads on a shared "
                              "core measured 16.8 s a batch against 2.8 s alone)")
     args = parser.parse_args(argv)
-    data = build_data(args.work, args.synth, args.synth_val, mix=args.mix, looks=args.looks)
+    data = build_data(args.work, args.synth, args.synth_val, mix=args.mix, looks=args.looks,
+                      real_deck_renders=args.real_deck_renders)
     recipe = DetectorRecipe(cache="ram", threads=args.threads)
     stage = FinetuneStage(args.epochs, args.lr0, args.lrf)
     weights = run_stage(args.weights, data, args.work, recipe, stage, args.name)
