@@ -100,13 +100,10 @@ def test_a_photo_without_an_index_has_no_close_up():
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_phone_look_changes_the_pixels_and_keeps_labels_on_the_marks(seed):
+def test_a_phone_look_changes_the_pixels_and_keeps_labels_on_the_marks(seed, monkeypatch):
     pixels, labels = scene()
-    real_looks.TILT_SHARE, before = 1.0, real_looks.TILT_SHARE  # always tilted: the labels must move with it
-    try:
-        out, moved = phone_look(pixels, labels, np.random.default_rng(seed))
-    finally:
-        real_looks.TILT_SHARE = before
+    monkeypatch.setattr(real_looks, "TILT_SHARE", 1.0)  # always tilted: the labels must move with it
+    out, moved = phone_look(pixels, labels, np.random.default_rng(seed))
     assert out.shape == pixels.shape
     assert np.abs(out.astype(int) - pixels.astype(int)).mean() > 1.0
     # a tilted box is the box around the moved corners, a few pixels looser than the mark; blur spreads it

@@ -213,18 +213,24 @@ def find_corner_index(face: np.ndarray) -> tuple[float, float, float, float] | N
             box[2] - pad + margin, box[3] - pad + margin)
 
 
+def odd_index_box(box, typical) -> bool:
+    """Whether an index box found on a face is missing or unlike the deck's typical one (its median):
+    too wide, too tall or short, or too far from where the others lie."""
+    med_w, med_h = typical[2] - typical[0], typical[3] - typical[1]
+    return (box is None or (box[2] - box[0]) > 1.7 * med_w or (box[3] - box[1]) > 1.35 * med_h
+            or (box[3] - box[1]) < 0.65 * med_h or abs(box[0] - typical[0]) > 0.6 * med_w
+            or abs(box[1] - typical[1]) > 0.4 * med_h)
+
+
 def _deck_indices(name: str, faces: dict) -> dict:
     """Index boxes for every card: found per face, checked against the deck's typical box."""
     found = {code: find_corner_index(face) for code, face in faces.items()}
     boxes = np.array([b for b in found.values() if b is not None])
     med = np.median(boxes, axis=0)
-    med_w, med_h = med[2] - med[0], med[3] - med[1]
     result = {}
     for code, face in faces.items():
         box = found[code]
-        odd = box is None or (box[2] - box[0]) > 1.7 * med_w or (box[3] - box[1]) > 1.35 * med_h \
-            or (box[3] - box[1]) < 0.65 * med_h or abs(box[0] - med[0]) > 0.6 * med_w or abs(box[1] - med[1]) > 0.4 * med_h
-        if odd:
+        if odd_index_box(box, med):
             box = tuple(med)
         h, w = face.shape[:2]
         x1, y1, x2, y2 = (float(v) for v in box)

@@ -391,14 +391,6 @@ def _from_top_left(b, corner: int, w: int, h: int):
     return _to_top_left(b, corner, w, h)  # the mirroring is its own inverse
 
 
-def _odd(box, med) -> bool:
-    """``art._deck_indices``' test of a found box against the deck's typical box."""
-    med_w, med_h = med[2] - med[0], med[3] - med[1]
-    return (box is None or (box[2] - box[0]) > 1.7 * med_w or (box[3] - box[1]) > 1.35 * med_h
-            or (box[3] - box[1]) < 0.65 * med_h or abs(box[0] - med[0]) > 0.6 * med_w
-            or abs(box[1] - med[1]) > 0.4 * med_h)
-
-
 def _stretched(face: np.ndarray) -> np.ndarray:
     """The face with its contrast stretched, paper to ~235 and the darkest ink to ~20, for the index
     search only (``art._ink_mask`` wants ink 80 levels under the paper: a dim photo has less)."""
@@ -440,7 +432,7 @@ def assign_indices(cutouts: list[Cutout]) -> tuple[float, ...]:
     for c in cutouts:
         boxes, good = [], 0
         for k, b in enumerate(found[id(c)]):
-            if b is not None and not _odd(_to_top_left(b, k, w, h), med):
+            if b is not None and not art.odd_index_box(_to_top_left(b, k, w, h), med):
                 boxes.append(tuple(round(v, 2) for v in b))
                 good += 1
             else:

@@ -19,7 +19,9 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.classes import CARD_CLASS, INDEX_CLASS
+from vision.classes import CARD_CLASS, DETECTOR_CLASSES, INDEX_CLASS
+from vision.train.real_cards import yolo_boxes
+from vision.train.real_detector_data import yolo_line
 
 # Phone look: each effect on this share of photos, at least one on every photo. Sizes are photo
 # pixels of the 640-960 px real photos, where an index is 15-60 px tall (a soft webcam index is
@@ -42,17 +44,12 @@ Labels = np.ndarray  # (N, 5): class, x1, y1, x2, y2 normalised
 
 
 def read_labels(path: Path) -> Labels:
-    rows = [line.split() for line in Path(path).read_text().splitlines() if line.strip()]
-    if not rows:
-        return np.zeros((0, 5), np.float64)
-    a = np.array(rows, np.float64)
-    cx, cy, w, h = a[:, 1], a[:, 2], a[:, 3], a[:, 4]
-    return np.stack([a[:, 0], cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    rows = yolo_boxes(Path(path).read_text(), str(path), len(DETECTOR_CLASSES))
+    return np.array([(cls, *box) for cls, box in rows], np.float64).reshape(-1, 5)
 
 
 def label_text(labels: Labels) -> str:
-    return "".join(f"{int(c)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
-                   for c, x1, y1, x2, y2 in labels)
+    return "".join(yolo_line(int(row[0]), tuple(row[1:])) + "\n" for row in labels)
 
 
 def _rng(seed: int, name: str) -> np.random.Generator:

@@ -77,12 +77,12 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
         counts = write_real_detector_set(poker, work / "real_poker", find_cards)
         log(f"rf100-poker train set (every {POKER_EVERY}th photo by time): {json.dumps(counts)}")
         real_dirs.append(work / "real_poker")
-    if looks:
-        for name, every in (("real_train", 1), ("real_poker", POKER_ZOOM_EVERY)):
-            if (work / name).exists():
-                counts = write_variant_set(work / name, work / f"{name}_zoomed", "zoomed", LOOKS_SEED, every)
-                log(f"{name} close-ups (every {every}th photo): {json.dumps(counts)}")
-                real_dirs.append(work / f"{name}_zoomed")
+    if looks:  # close-ups of the sets written above, not of a folder an earlier run left
+        written = [("real_train", 1)] + ([("real_poker", POKER_ZOOM_EVERY)] if poker else [])
+        for name, every in written:
+            counts = write_variant_set(work / name, work / f"{name}_zoomed", "zoomed", LOOKS_SEED, every)
+            log(f"{name} close-ups (every {every}th photo): {json.dumps(counts)}")
+            real_dirs.append(work / f"{name}_zoomed")
     tag = "" if mix == "v3" else f"{mix}_"  # v3 folders keep their names (an interrupted run resumes them)
     synth = write_dataset(work / f"synth_{tag}s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True,
                           mix=mix)
