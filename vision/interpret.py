@@ -22,7 +22,7 @@ from vision.identify import merge_indices
 from vision.layout import Layout, arrange
 from vision.outlines import Outlines, assign_outlines
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
-from vision.sure_reads import LONE_SURE, lies_on_a_card, mid_face, reader_probability
+from vision.sure_reads import LONE_SURE, lies_on_a_card, frame_marks, mid_face, reader_probability
 
 # A card read with less confidence (detector score x classifier probability) is flagged for the
 # player to confirm. 0.5, set with the first models: every card the bench's 300 scenes left
@@ -85,7 +85,7 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     reader = reader_probability(outlines.cards, outlines.index_score)
     cards, guessed, guess = unname_unsure_reads(outlines.cards)
     disputed = disputed_corners(cards, outlines.disputed, guessed, warnings)
-    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings, reader)
+    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings, reader, indices)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     one_corner = outlines.corners[keep] < 2
     layout = arrange(cards)
@@ -126,12 +126,14 @@ def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray, war
 
 
 def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
-                     thresholds: Thresholds, warnings: list[str], reader: np.ndarray) -> np.ndarray:
+                     thresholds: Thresholds, warnings: list[str], reader: np.ndarray,
+                     indices: Detections) -> np.ndarray:
     """Mask of the rows that are cards: named cards unless only a weak lone index says so (a lone
     index the reader is sure of, on another card near its edge, is a half-hidden card: issue 20),
-    or they are a mark in the middle of another card's face; unread card boxes the detector is sure
-    of that are not a second box of a named card; unnamed reads unless only their index says a
-    card is there or they lie on a named card (a pip, a court)."""
+    or they are a mark in the middle of another card's face or a court's frame marks on a
+    coinciding card; unread card boxes the detector is sure of that are not a second box of a named
+    card; unnamed reads unless only their index says a card is there or they lie on a named card (a
+    pip, a court)."""
     read = cards.card_id != UNREAD
     half_hidden = (reader >= LONE_SURE) & lies_on_a_card(cards, outlines.estimated, outlines.index_centre)
     weak = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score) & ~half_hidden
@@ -139,6 +141,11 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     if marks.any():  # a court's picture or a large pip given a box of its own (issue 20)
         said = ", ".join(cards.codes[i] for i in np.flatnonzero(marks))
         warnings.append(f"ignored {said}: read in the middle of another card's face, not in a corner")
+    framed = read & ~weak & ~marks & frame_marks(cards, outlines.index_centre, indices)
+    if framed.any():  # a court's frame marks read as a card, given a box of their own (sample hand_starter_spread)
+        said = ", ".join(cards.codes[i] for i in np.flatnonzero(framed))
+        warnings.append(f"ignored {said}: read on another card's face, where no corner index lies")
+    marks |= framed
     weak_rows = np.flatnonzero(weak)
     if len(weak_rows) == 1:
         i = weak_rows[0]

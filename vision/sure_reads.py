@@ -38,6 +38,21 @@ CORNER_DEPTH = 0.25
 # mostly lower cards of rows; the rule is for court pictures on blurred photos (issue 20).
 MARK_DEPTH = 0.4
 INSIDE_ANOTHER = 0.8  # a box this much inside another card's box is part of that card's face (interpret's DUPLICATE_INSIDE)
+# A card lying square to the frame keeps its corner indices on one diagonal of its box: top left and
+# bottom right when the box stands (it is upright or upside down), top right and bottom left when it
+# lies. A court's frame carries marks in the other two corners of its face (sample
+# hand_starter_spread: models v5 read the jack of spades' frame as QH three times, and the detector
+# gave those marks a card box of their own coinciding with the jack's). Two or more marks in both
+# other corners, inside the face, are that frame, not a card: a card's own box never puts its two
+# indices there, and a card lying over another shows one index in the box, not two. Tuning scenes
+# (seeds 8,500,000+: 150 of mix v3 and 150 of v4, 100 + 100 whole shows of v3 / v4 at 8,520,000+),
+# the rule as set below fires on no card with models v5 or v4 (its geometry alone holds for one
+# wrong AD on a JD with v4, read too unsurely to be named). Without the two opposite marks it also
+# held for 2 right cards: the next card's index in an overlapping row, on the lower card's box.
+COINCIDENT = 0.8  # IoU of two card boxes that lie in one place
+SQUARE_ON = 0.8  # a box this elongated (short / long side) or more holds a card within ~10 degrees of square
+CORNER_QUADRANT = 0.15  # an index at least this far (of the box's side) from its centre on both axes is in a corner
+FACE_INSET = 0.15  # ... and a mark at least this far (of the short side) from both nearest edges is inside the face
 
 
 def reader_probability(cards: Detections, index_score: np.ndarray) -> np.ndarray:
@@ -70,6 +85,46 @@ def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.nd
     inside = depth >= -EDGE_TOLERANCE
     on[estimated] = (inside & (depth <= CORNER_DEPTH)).any(axis=1)
     return on
+
+
+def _diagonal(points: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """(P,) +1 / -1 for points in the top-left or bottom-right / the other two corner quadrants of
+    ``box`` (``CORNER_QUADRANT`` out of its centre on both axes), 0 elsewhere."""
+    x1, y1, x2, y2 = box
+    u = (points[:, 0] - x1) / max(x2 - x1, 1.0) - 0.5
+    v = (points[:, 1] - y1) / max(y2 - y1, 1.0) - 0.5
+    in_corner = (np.abs(u) > CORNER_QUADRANT) & (np.abs(v) > CORNER_QUADRANT)
+    return np.where(in_corner, np.sign(u * v), 0.0)
+
+
+def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections) -> np.ndarray:
+    """(N,) whether each read card is a court's frame marks on another read card: the two cards'
+    boxes coincide (``COINCIDENT``), that card lies square to the frame (``SQUARE_ON``) with its index
+    in a corner on its box's index diagonal, and the indices read as this card in that box lie in
+    both corners of the other diagonal (two or more), inside the face (``FACE_INSET``)."""
+    out = np.zeros(len(cards), bool)
+    read = np.flatnonzero(cards.card_id != UNREAD)
+    if len(read) < 2:
+        return out
+    coincide = boxes.box_iou(cards.xyxy[read], cards.xyxy[read]) >= COINCIDENT
+    np.fill_diagonal(coincide, False)
+    for a, b in zip(*np.nonzero(coincide)):
+        mark, owner = read[a], read[b]
+        box = cards.xyxy[owner]
+        size = boxes.sizes(box[None])[0]
+        if size.min() / max(size.max(), 1.0) > SQUARE_ON:
+            continue  # a turned card: its indices may lie in any corner of its box
+        index_diagonal = 1.0 if size[1] > size[0] else -1.0
+        if _diagonal(index_centre[[owner]], box)[0] != index_diagonal:
+            continue
+        points = indices.centers[(indices.card_id == cards.card_id[mark]) &
+                                 boxes.points_in_boxes(indices.centers, box[None])[:, 0]]
+        side = _diagonal(points, box)
+        points = points[side != 0]
+        both_corners = len(np.unique(np.sign(points[:, 0] - (box[0] + box[2]) / 2))) == 2
+        inside = edge_depth(points, box[None])[:, 0] >= FACE_INSET
+        out[mark] |= bool(both_corners and np.all(side[side != 0] == -index_diagonal) and inside.all())
+    return out
 
 
 def mid_face(cards: Detections, index_centre: np.ndarray) -> np.ndarray:

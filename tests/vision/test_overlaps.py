@@ -95,6 +95,38 @@ def test_a_mark_in_the_middle_of_a_face_with_a_box_of_its_own_is_not_a_card():
     assert any("ignored JS: read in the middle of another card's face" in w for w in result.warnings)
 
 
+def _framed_jack(*marks: tuple[float, float]):
+    """JS square to the frame with both corner indices, a second card box coinciding with its own
+    (10 % larger), and QH read surely at each of ``marks`` (fractions of the jack's box)."""
+    box, index_boxes = card_geometry(600, 450, scale=2.0)
+    indices, cards = detections_for(["JS"], np.array([box], np.float32), [index_boxes])
+    x1, y1, x2, y2 = box
+    for mark_x, mark_y in marks:
+        cx, cy = x1 + mark_x * (x2 - x1), y1 + mark_y * (y2 - y1)
+        indices = Detections.concatenate([indices, _index([cx - 10, cy - 14, cx + 10, cy + 14], "QH", det=0.8, p=0.9)])
+    w, h = (x2 - x1) * 0.05, (y2 - y1) * 0.05
+    twin = Detections([[x1 - w, y1 - h, x2 + w, y2 + h]], [0.8], [CARD_CLASS])
+    return interpret(indices, Detections.concatenate([cards, twin]), _photo(), "framed")
+
+
+def test_a_court_frames_marks_on_a_coinciding_box_are_not_a_card():
+    """A court's frame marks (top right and bottom left of an upright jack, inside its face) read as
+    QH, given a box of their own that coincides with the jack's: no card puts its indices there."""
+    result = _framed_jack((0.75, 0.22), (0.25, 0.78))
+    assert [c.card for c in result.cards] == ["JS"]
+    assert any("ignored QH: read on another card's face, where no corner index lies" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize("marks", [[(0.75, 0.22)], [(0.25, 0.2), (0.75, 0.8)], [(0.93, 0.12), (0.07, 0.88)],
+                                   [(0.75, 0.22), (0.25, 0.5)]],
+                         ids=["one mark", "index diagonal", "at the edges", "not in a corner"])
+def test_a_read_in_a_coinciding_box_is_kept_where_a_card_can_show_its_index(marks):
+    """One index there (the next card of an overlapping row), indices on the jack's own index diagonal
+    (a tight fan's next card), at the box's very edges (cards beside it) or out of a corner: a card."""
+    result = _framed_jack(*marks)
+    assert sorted(c.card for c in result.cards) == ["JS", "QH"]
+
+
 def test_edge_depth_is_near_zero_at_a_corner_index_and_half_at_the_centre():
     box, (top_left, _) = card_geometry(500, 500)
     depth = edge_depth(np.array([boxes.centres(np.array([top_left], np.float32))[0], [500, 500]]),
