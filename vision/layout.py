@@ -36,7 +36,14 @@ from vision.results import ROLE_ORDER, Role
 # OVERLAP_LINK and COMPLETE_SIZES: measured with models v2 on tuning scenes (seeds 8,510,000+ and
 # 8,530,000+: 200 v3 fan scenes; 8,520,000+: 100 v3 show scenes laid out as the capture guide
 # asks), see models/MODEL.md.
-ASPECT_RANGE = (0.5, 0.82)  # apparent card width/height: 0.69-0.72 square on, less or more tilted
+# Apparent card width/height: 0.69-0.72 square on, less or more tilted. The top allows a phone held
+# at ~35 degrees from straight down, which makes upright cards look squat (0.82 cut the real 2x2 hand
+# of fixture IMG_20220921_194834, 0.85 square, into three groups with models v5: its widths read
+# as turned cards'). rf100-poker's train photos (1,026 of 2+ cards), the 10th percentile of their
+# labelled boxes' short/long sides: over 0.82 in 17.8 %, 0.85 in 11.4 %, 0.88 in 5.7 %. Tuning
+# scenes (559: 300 mixed, 200 whole shows, 100 hand + starter), models v5, groups right: 0.82 228,
+# 0.85 and 0.88 227 (a starter beside the crib joins it).
+ASPECT_RANGE = (0.5, 0.85)
 LINK_DISTANCE = 1.6  # cards whose centres are closer than this many card widths share a group
 # Fragments (a hand cut in two by a missed card) may join a group up to this many link distances
 # away: 1.6 joined hands lying a card width apart (found cards grouped right in 75 of 100 show

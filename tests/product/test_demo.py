@@ -85,15 +85,15 @@ def test_a_missing_or_malformed_sidecar_is_a_precise_error(tmp_path, content, re
 
 
 def test_crib_samples_prints_the_summary_line_of_real_photos(tmp_path, capsys):
-    for stem in ("hand_starter_papers", "hand_starter_keyboard"):
+    for stem in ("hand_starter_papers", "real_desk_three_cards"):
         shutil.copy(SAMPLES / f"{stem}.jpg", tmp_path)
         shutil.copy(SAMPLES / f"{stem}.json", tmp_path)
     assert main(["samples", str(tmp_path), "--each"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
-        "hand_starter_keyboard.jpg: 5 of 5 cards found, 1 wrong; cards differ",  # models v4: a sixth card read, flagged (JD? JC?)
-        "hand_starter_papers.jpg: 4 of 5 cards found, 0 wrong; cards differ",  # QH: a box with no readable index
-        "2 photos: 9 / 10 cards found (1 wrong), 0 / 2 photos exactly right (every card, group and role)",
+        "hand_starter_papers.jpg: 5 of 5 cards found, 0 wrong; exactly right",  # models v5 (v4 left QH unread)
+        "real_desk_three_cards.jpg: 1 of 3 cards found, 0 wrong; cards differ",  # two cards cut by the frame
+        "2 photos: 6 / 8 cards found (0 wrong), 1 / 2 photos exactly right (every card, group and role)",
     ]
     assert judge_folder(tmp_path).line() == lines[-1]
 

@@ -1,7 +1,7 @@
 """Real photos in every clone: the 13 validation photos committed in tests/fixtures/real/ (both
 real sets, every family; credited in its README) are recognised and counted with the committed
 models, and judged against their labels. The floors are what models v4 measured, less a little:
-a card read in each of the 13 photos, 48 of the 52 labelled cards found (measured 50), no card
+a card read in each of the 13 photos, 48 of the 52 labelled cards found (measured 50, v5 too), no card
 read wrong without a flag, each of the 4 hands counted as labelled."""
 
 from __future__ import annotations
