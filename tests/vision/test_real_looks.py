@@ -126,3 +126,36 @@ def test_a_variant_set_is_the_same_set_when_written_again(tmp_path):
     assert write_variant_set(source, tmp_path / "c", "phone_look", 5, every=2)["photos"] == 2
     with pytest.raises(ValueError, match="unknown real-photo variant 'sepia'"):
         write_variant_set(source, tmp_path / "d", "sepia", 5)
+
+
+def test_a_phone_look_without_tilt_keeps_the_photo_where_it_was():
+    """The reader's crops are cut at the labelled boxes, so their look must not move the photo."""
+    pixels, labels = scene()
+    for seed in range(6):
+        out, same = phone_look(pixels, labels, np.random.default_rng(seed), tilt_share=0.0)
+        assert np.array_equal(same, labels) and np.abs(out.astype(int) - pixels.astype(int)).mean() > 1.0
+        assert index_labels_cover_their_marks(out, labels, tolerance=0.03) == len(MARKS)
+
+
+def test_the_readers_real_crops_can_be_cut_as_phones_see_them(tmp_path, monkeypatch):
+    """``looks_share``: the labelled box's crop stays as the photo is, the moved crops come from the
+    photo with a phone look (here a stand-in look painting it grey); with no share the crops are
+    exactly the plain ones."""
+    from vision.train.real_cards import Corner, RealPhoto
+    from vision.train.real_crops import real_crops
+
+    pixels, labels = scene()
+    cv2.imwrite(str(tmp_path / "p.png"), pixels)
+    corners = tuple(Corner(code, tuple(row[1:])) for code, row in zip(("AS", "7D", "KH"), labels[labels[:, 0] == INDEX_CLASS]))
+    photo = RealPhoto("p", "desk", tmp_path / "p.png", corners)
+    plain, plain_labels = real_crops([photo], 40, per_corner=3, seed=4, jpeg_share=0.0)
+    again, _ = real_crops([photo], 40, per_corner=3, seed=4, jpeg_share=0.0, looks_share=0.0)
+    assert np.array_equal(plain, again) and len(plain) == 9
+    looks = []
+    monkeypatch.setattr(real_looks, "phone_look", lambda image, boxes, rng, tilt_share=None: (
+        looks.append(tilt_share) or np.full_like(image, 77), boxes))
+    looked, looked_labels = real_crops([photo], 40, per_corner=3, seed=4, jpeg_share=0.0, looks_share=1.0)
+    assert looks == [0.0] and np.array_equal(plain_labels, looked_labels)  # one look a photo, never tilted
+    assert np.array_equal(plain[0::3], looked[0::3])  # each corner's labelled box, as it is
+    moved = [k for k in range(9) if k % 3]
+    assert (looked[moved] == 77).all() and not (plain[moved] == 77).all()

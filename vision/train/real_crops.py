@@ -20,11 +20,19 @@ JPEG_SHARE, JPEG_QUALITY = 0.3, (30, 75)  # phone-quality compression of a share
 
 
 def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Generator,
-                margin: float = CROP_MARGIN, jpeg_share: float = JPEG_SHARE) -> tuple[list[np.ndarray], list[int]]:
+                margin: float = CROP_MARGIN, jpeg_share: float = JPEG_SHARE,
+                looks_share: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
     """``per_corner`` crops of each trusted, named corner: the labelled box as it is first, then
-    jittered boxes with random stretch."""
+    jittered boxes with random stretch. In ``looks_share`` of the photos the jittered crops are cut
+    from the photo as phones see it (``real_looks.phone_look`` without its tilt: blur, motion, dim or
+    warm light, JPEG), the failures' look (issue 21 item 5)."""
     image = cv2.imread(str(photo.image))
     h, w = image.shape[:2]
+    looked = image
+    if looks_share and rng.random() < looks_share:
+        from vision.train.real_looks import phone_look
+
+        looked, _ = phone_look(image, np.zeros((0, 5)), rng, tilt_share=0.0)
     crops, labels = [], []
     for corner in photo.corners:
         if corner.code is None or not corner.trusted and photo.family != "crops":  # a crop fills its photo
@@ -36,7 +44,7 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
                 crops.append(crop_square(image, box, size, margin))
             else:
                 stretch = float(np.exp(rng.uniform(*np.log(ASPECT_RANGE))))
-                crops.append(crop_square(image, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
+                crops.append(crop_square(looked, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
             labels.append(CARD_INDEX[corner.code])
             if jpeg_share and rng.random() < jpeg_share:
                 quality = int(rng.integers(*JPEG_QUALITY))
@@ -46,12 +54,12 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
 
 
 def real_crops(photos: list[RealPhoto], size: int, per_corner: int = 4, seed: int = 0,
-               jpeg_share: float = JPEG_SHARE) -> tuple[np.ndarray, np.ndarray]:
+               jpeg_share: float = JPEG_SHARE, looks_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(N, size, size, 3) RGB uint8 crops and (N,) card indices from every photo."""
     rng = np.random.default_rng(seed)
     crops, labels = [], []
     for photo in photos:
-        c, l = photo_crops(photo, size, per_corner, rng, jpeg_share=jpeg_share)
+        c, l = photo_crops(photo, size, per_corner, rng, jpeg_share=jpeg_share, looks_share=looks_share)
         crops += c
         labels += l
     if not crops:
@@ -60,14 +68,15 @@ def real_crops(photos: list[RealPhoto], size: int, per_corner: int = 4, seed: in
 
 
 def reader_training_crops(rendered_x: np.ndarray, rendered_y: np.ndarray, size: int, repeat: int,
-                          train_photos: list[RealPhoto], val_photos: list[RealPhoto]):
+                          train_photos: list[RealPhoto], val_photos: list[RealPhoto], looks_share: float = 0.0):
     """The reader's training set: the real train photos' crops ``repeat`` times ahead of the
     rendered crops; and the real val photos' crops (one per corner, only measured). Returns
-    (crops, labels, (val crops, val labels), number of real train crops)."""
+    (crops, labels, (val crops, val labels), number of real train crops). ``looks_share``: see
+    ``photo_crops`` (rf100-poker's single crop a corner is the labelled box, so it is not looked)."""
     from vision.train.rf100 import apart
 
     four, poker = apart(train_photos)
-    real_x, real_y = real_crops(four, size, REAL_PER_CORNER, seed=1)
+    real_x, real_y = real_crops(four, size, REAL_PER_CORNER, seed=1, looks_share=looks_share)
     if poker:  # rf100-poker: ~19 corners a photo (four per card), so one crop each, JPEG'd
         poker_x, poker_y = real_crops(poker, size, POKER_PER_CORNER, seed=3)
         real_x, real_y = np.concatenate([real_x, poker_x]), np.concatenate([real_y, poker_y])

@@ -94,11 +94,14 @@ def _tilted(rng, pixels: np.ndarray, labels: Labels) -> tuple[np.ndarray, Labels
     return out, np.concatenate([classes[:, None], boxes], axis=1)
 
 
-def phone_look(pixels: np.ndarray, labels: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
-    """Blur, motion, dim or warm light and tilt (at least one), then JPEG at phone quality."""
-    chosen = rng.random(5) < (BLUR_SHARE, MOTION_SHARE, DIM_SHARE, WARM_SHARE, TILT_SHARE)
+def phone_look(pixels: np.ndarray, labels: Labels, rng: np.random.Generator,
+               tilt_share: float | None = None) -> tuple[np.ndarray, Labels]:
+    """Blur, motion, dim or warm light and tilt (at least one), then JPEG at phone quality.
+    ``tilt_share`` 0 keeps the photo's geometry (the reader's crops are cut at the labelled boxes)."""
+    tilt_share = TILT_SHARE if tilt_share is None else tilt_share
+    chosen = rng.random(5) < (BLUR_SHARE, MOTION_SHARE, DIM_SHARE, WARM_SHARE, tilt_share)
     if not chosen.any():
-        chosen[int(rng.integers(5))] = True
+        chosen[int(rng.integers(4 if tilt_share == 0 else 5))] = True
     blur, motion, dim, warm, tilt = chosen
     out = pixels
     if tilt:

@@ -40,6 +40,8 @@ def main(argv=None) -> None:
     parser.add_argument("--no-real", action="store_true", help="rendered crops only (the comparison)")
     parser.add_argument("--synth-val", type=Path, help="rendered val crops (.npz) whose accuracy is logged too")
     parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, help="times the real crops appear an epoch")
+    parser.add_argument("--looks", type=float, default=0.0,
+                        help="share of the real photos whose moved crops are cut as phones see them (blur, dim, JPEG)")
     args = parser.parse_args(argv)
 
     t = time.time()
@@ -48,7 +50,8 @@ def main(argv=None) -> None:
     rendered_x = np.concatenate([d["crops"] for d in rendered] or [np.zeros((0, READER_SIZE, READER_SIZE, 3), np.uint8)])
     rendered_y = np.concatenate([d["labels"] for d in rendered] or [np.zeros((0,), np.int64)])
     x, y, (val_x, val_y), real_count = reader_training_crops(rendered_x, rendered_y, READER_SIZE, repeat,
-                                                              real_photos_of("train"), real_photos_of("val"))
+                                                              real_photos_of("train"), real_photos_of("val"),
+                                                              looks_share=args.looks)
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     model = reader_from_onnx(args.start) if args.start else build_reader(pretrained=not args.scratch)
