@@ -22,7 +22,7 @@ from vision.identify import merge_indices
 from vision.layout import Layout, arrange
 from vision.outlines import Outlines, assign_outlines
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
-from vision.sure_reads import LONE_SURE, lies_on_a_card, frame_marks, mid_face, reader_probability
+from vision.sure_reads import LONE_SURE, frame_marks, lies_on_a_card, mid_face, reader_probability
 
 # A card read with less confidence (detector score x classifier probability) is flagged for the
 # player to confirm. 0.5, set with the first models: every card the bench's 300 scenes left
