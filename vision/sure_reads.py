@@ -87,6 +87,15 @@ def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.nd
     return on
 
 
+def _read_pairs(cards: Detections, measure, at_least: float) -> tuple[np.ndarray, np.ndarray]:
+    """The read rows, and which ordered pairs of them ``measure`` (boxes x boxes -> matrix) puts at
+    ``at_least`` or more, never a card with itself."""
+    read = np.flatnonzero(cards.card_id != UNREAD)
+    paired = measure(cards.xyxy[read], cards.xyxy[read]) >= at_least
+    np.fill_diagonal(paired, False)
+    return read, paired
+
+
 def _diagonal(points: np.ndarray, box: np.ndarray) -> np.ndarray:
     """(P,) +1 / -1 for points in the top-left or bottom-right / the other two corner quadrants of
     ``box`` (``CORNER_QUADRANT`` out of its centre on both axes), 0 elsewhere."""
@@ -103,11 +112,7 @@ def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections
     in a corner on its box's index diagonal, and the indices read as this card in that box lie in
     both corners of the other diagonal (two or more), inside the face (``FACE_INSET``)."""
     out = np.zeros(len(cards), bool)
-    read = np.flatnonzero(cards.card_id != UNREAD)
-    if len(read) < 2:
-        return out
-    coincide = boxes.box_iou(cards.xyxy[read], cards.xyxy[read]) >= COINCIDENT
-    np.fill_diagonal(coincide, False)
+    read, coincide = _read_pairs(cards, boxes.box_iou, COINCIDENT)
     for a, b in zip(*np.nonzero(coincide)):
         mark, owner = read[a], read[b]
         box = cards.xyxy[owner]
@@ -132,11 +137,9 @@ def mid_face(cards: Detections, index_centre: np.ndarray) -> np.ndarray:
     that card's box (``INSIDE_ANOTHER`` of its area) and its index deep in that card's face (deeper
     than MARK_DEPTH): a court's picture or a large pip given a box of its own."""
     out = np.zeros(len(cards), bool)
-    read = np.flatnonzero(cards.card_id != UNREAD)
-    if len(read) < 2:
+    read, inside = _read_pairs(cards, boxes.box_containment, INSIDE_ANOTHER)
+    if not inside.any():
         return out
-    inside = boxes.box_containment(cards.xyxy[read], cards.xyxy[read]) >= INSIDE_ANOTHER
-    np.fill_diagonal(inside, False)
     deep = edge_depth(index_centre[read], cards.xyxy[read]) > MARK_DEPTH
     bigger = boxes.sizes(cards.xyxy[read]).prod(axis=1)
     out[read] = (inside & deep & (bigger[None, :] > bigger[:, None])).any(axis=1)
