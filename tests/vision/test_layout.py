@@ -240,6 +240,17 @@ def test_a_box_beside_a_complete_hand_or_the_starter_does_not_change_their_roles
         assert roles == [("hand", 4), ("starter", 1)], roles
 
 
+def test_the_pack_between_the_crib_and_the_starter_does_not_join_them():
+    """The face-down pack boxed as a card with no index, lying between the crib and the starter: the
+    read crib and starter make 5, a size with a role, so the box does not count (it made them a
+    "deal" of 6) and the starter comes apart from the crib."""
+    codes, boxes_, _indices, groups = table("two_hands_crib_starter")
+    pack = np.array(card_geometry(1000, 480, 0)[0], np.float32)
+    layout = _arrange(np.vstack([boxes_, pack[None]]), np.array([True] * len(codes) + [False]))
+    read = sorted((g.role, tuple(sorted(codes[m] for m in g.members if m < len(codes)))) for g in layout.groups)
+    assert read == _truth(groups)
+
+
 def test_another_cards_corner_misread_as_the_starter_does_not_stretch_it_over_the_hand():
     """An index on a hand card misread as the starter's code, joined to the starter by a stray box
     spanning both: the starter's outline stays on the starter (not the union of both corners,
