@@ -18,6 +18,7 @@ from vision import boxes
 from vision.classes import CARD_CODES
 from vision.decode import Photo
 from vision.detections import UNREAD, Detections
+from vision.ground import on_card_ground
 from vision.identify import merge_indices
 from vision.layout import Layout, arrange
 from vision.outlines import Outlines, assign_outlines
@@ -85,7 +86,7 @@ def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: s
     reader = reader_probability(outlines.cards, outlines.index_score)
     cards, guessed, guess = unname_unsure_reads(outlines.cards)
     disputed = disputed_corners(cards, outlines.disputed, guessed, warnings)
-    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings, reader, indices)
+    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings, reader, indices, photo)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     one_corner = outlines.corners[keep] < 2
     layout = arrange(cards)
@@ -127,16 +128,19 @@ def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray, war
 
 def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
                      thresholds: Thresholds, warnings: list[str], reader: np.ndarray,
-                     indices: Detections) -> np.ndarray:
+                     indices: Detections, photo: Photo) -> np.ndarray:
     """Mask of the rows that are cards: named cards unless only a weak lone index says so (a lone
-    index the reader is sure of, on another card near its edge, is a half-hidden card: issue 20),
+    index the reader is sure of, on another card near its edge or printed on card-sized ground, is
+    a half-hidden card or one cut by the photo's edge: issue 20),
     or they are a mark in the middle of another card's face or a court's frame marks on a
     coinciding card; unread card boxes the detector is sure of that are not a second box of a named
     card; unnamed reads unless only their index says a card is there or they lie on a named card (a
     pip, a court)."""
     read = cards.card_id != UNREAD
+    lone = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score)
     half_hidden = (reader >= LONE_SURE) & lies_on_a_card(cards, outlines.estimated, outlines.index_centre)
-    weak = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score) & ~half_hidden
+    half_hidden |= printed_on_a_card(photo, cards, outlines, indices, lone & (reader >= LONE_SURE) & ~half_hidden)
+    weak = lone & ~half_hidden
     marks = read & ~weak & mid_face(cards, outlines.index_centre)
     if marks.any():  # a court's picture or a large pip given a box of its own (issue 20)
         said = ", ".join(cards.codes[i] for i in np.flatnonzero(marks))
@@ -168,6 +172,20 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
             warnings.append(f"ignored {len(rows)} unsure corner reads {many} ({reads})")
     sure_box = cards.confidence >= thresholds.unread_card_score
     return (read & ~weak & ~marks) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
+
+
+def printed_on_a_card(photo: Photo, cards: Detections, outlines: Outlines, indices: Detections,
+                      rows: np.ndarray) -> np.ndarray:
+    """(N,) whether each of ``rows`` (a mask of cards without a box of their own) has its best index
+    printed on ground the size of a card (``ground``), not on a chip's inlay or a key."""
+    out = np.zeros(len(cards), bool)
+    if not len(indices):
+        return out
+    for i in np.flatnonzero(rows):
+        nearest = int(np.argmin(np.hypot(*(indices.centers - outlines.index_centre[i]).T)))
+        short_side = float(boxes.sizes(cards.xyxy[i][None])[0].min())  # the estimated box: a typical card
+        out[i] = on_card_ground(photo.pixels, indices.xyxy[nearest], short_side)
+    return out
 
 
 def cards_seen_twice(cards: Detections, warnings: list[str]) -> Counter:

@@ -3,10 +3,11 @@ one card box are two cards, a sure lone index on another card is a half-hidden c
 middle of a face are not cards, and the renderer's overlaps (mix v4: pairs at a corner, rows at
 players' spacing, the starter on the pack, chips and printed matter)."""
 
+import cv2
 import numpy as np
 import pytest
 
-from infer_fixtures import card_geometry, detections_for
+from infer_fixtures import CARD_H, CARD_W, card_geometry, detections_for
 from vision import boxes
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
@@ -68,16 +69,64 @@ def test_a_sure_lone_index_at_the_edge_of_another_card_is_a_half_hidden_card():
     assert LONE_SURE > SURE_READER  # a lone index needs more than a disputed corner
 
 
-def test_a_lone_index_on_bare_table_or_read_unsurely_is_not_a_card():
-    """The suit mark of a poker chip on the table, however sure the reader, and an unsure lone
-    read on a card: said, not counted."""
+GREEN_TABLE = (40, 110, 40)
+
+
+def _printed_index(pixels, box):
+    """Ink as an index prints it: a rank and a suit mark, dark, inside ``box``."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    cv2.putText(pixels, "2", (x1 + 1, y1 + (y2 - y1) // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (20, 20, 20), 2)
+    cv2.circle(pixels, ((x1 + x2) // 2, y2 - (y2 - y1) // 4), max(2, (x2 - x1) // 4), (20, 20, 20), -1)
+
+
+def _lone_index_on(ground: str):
+    """4C lying on a green table, and a lone 2S (detector 0.35, reader 0.99) printed on ``ground``:
+    a poker chip's white inlay, or a white card cut by the photo's left edge (no card box found)."""
+    pixels = np.full((960, 1280, 3), GREEN_TABLE, np.uint8)
+    card, index_boxes = card_geometry(400, 400)
+    cv2.rectangle(pixels, (int(card[0]), int(card[1])), (int(card[2]), int(card[3])), (245, 245, 245), -1)
+    indices, cards = detections_for(["4C"], np.array([card], np.float32), [index_boxes])
+    for box in index_boxes:
+        _printed_index(pixels, box)
+    if ground == "chip":
+        centre, radius = (1000, 700), int(0.2 * CARD_H)
+        cv2.circle(pixels, centre, radius, (40, 40, 180), -1)
+        cv2.circle(pixels, centre, int(0.62 * radius), (245, 245, 245), -1)
+        lone_box = [993, 688, 1007, 712]
+    else:  # the card's right half shows at the left edge: its top-right index
+        cv2.rectangle(pixels, (0, 600), (int(0.6 * CARD_W), 600 + int(CARD_H)), (245, 245, 245), -1)
+        lone_box = [int(0.6 * CARD_W) - 19, 606, int(0.6 * CARD_W) - 5, 630]
+    _printed_index(pixels, lone_box)
+    lone = _index(lone_box, "2S", det=0.35, p=0.99)
+    return interpret(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground)
+
+
+def test_a_sure_lone_index_printed_on_a_chip_is_not_a_card():
+    """The suit mark and value on a poker chip's inlay: ground far smaller than a card, however sure
+    the reader."""
+    result = _lone_index_on("chip")
+    assert [c.card for c in result.cards] == ["4C"]
+    assert any("ignored a corner index read as 2S with no card around it" in w for w in result.warnings)
+
+
+def test_a_sure_lone_index_printed_on_a_card_cut_by_the_photo_edge_is_a_card():
+    """The same index on a card the photo's edge cuts (the detector found no box for it): a card,
+    flagged for the player to confirm."""
+    result = _lone_index_on("card")
+    assert sorted(c.card for c in result.cards) == ["2S", "4C"]
+    assert result.card("2S").confirm
+
+
+def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
+    """An unsure lone read on a card, and a sure one where the photo shows nothing printed (a blank
+    photo: no ink in the index box): said, not counted."""
     codes = ["4C"]
     card, index_boxes = card_geometry(400, 400)
     indices, cards = detections_for(codes, np.array([card], np.float32), [index_boxes])
-    chip = _index([1000, 700, 1014, 724], "2S", det=0.35, p=0.99)
+    blank = _index([1000, 700, 1014, 724], "2S", det=0.35, p=0.99)
     doubtful = _index([card[0] + 4, (card[1] + card[3]) / 2, card[0] + 18, (card[1] + card[3]) / 2 + 24], "9H",
                       det=0.45, p=LONE_SURE - 0.1)
-    result = interpret(Detections.concatenate([indices, chip, doubtful]), cards, _photo(), "chip")
+    result = interpret(Detections.concatenate([indices, blank, doubtful]), cards, _photo(), "chip")
     assert [c.card for c in result.cards] == ["4C"]
     assert any("with no card around them" in w and "2S 0.35" in w and "9H 0.45" in w for w in result.warnings)
 

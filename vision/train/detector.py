@@ -109,6 +109,10 @@ def run_stage(weights: Path, data_yaml: Path, work: Path, recipe: DetectorRecipe
     offline_ultralytics(work / "ultralytics")
     from ultralytics import YOLO
 
+    from vision.train import lite0_detector
+
+    # the trainer rebuilds the model from the checkpoint's yaml, which may name the Lite0 layer
+    lite0_detector.register()
     _use_threads(recipe.threads)
     model = YOLO(str(weights))
     if stage.stop_after is not None:
