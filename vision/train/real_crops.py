@@ -12,11 +12,12 @@ from vision.classes import CARD_INDEX
 from vision.crops import CROP_MARGIN, crop_square
 from vision.train.crops_data import MEASURED_JITTER, jitter_box
 from vision.train.real_cards import RealPhoto
+from vision.train.real_looks import JPEG_QUALITY, jpeg_round_trip, phone_look
 
 ASPECT_RANGE = (0.6, 1.5)  # horizontal scale of the photo before a crop is cut
 REAL_PER_CORNER = 4  # training crops of each labelled corner: the labelled box, then 3 moved ones
 POKER_PER_CORNER = 1  # rf100-poker's derived corners: 19,244, four a card; one crop each keeps the mix
-JPEG_SHARE, JPEG_QUALITY = 0.3, (30, 75)  # phone-quality compression of a share of the crops
+JPEG_SHARE = 0.3  # phone-quality compression (real_looks.JPEG_QUALITY, top end excluded here) of a share of the crops
 
 
 def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Generator,
@@ -30,8 +31,6 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
     h, w = image.shape[:2]
     looked = image
     if looks_share and rng.random() < looks_share:
-        from vision.train.real_looks import phone_look
-
         looked, _ = phone_look(image, np.zeros((0, 5)), rng, tilt_share=0.0)
     crops, labels = [], []
     for corner in photo.corners:
@@ -47,9 +46,7 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
                 crops.append(crop_square(looked, jitter_box(rng, box, MEASURED_JITTER), size, margin, stretch))
             labels.append(CARD_INDEX[corner.code])
             if jpeg_share and rng.random() < jpeg_share:
-                quality = int(rng.integers(*JPEG_QUALITY))
-                crops[-1] = cv2.imdecode(cv2.imencode(".jpg", crops[-1], [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                                         cv2.IMREAD_COLOR)
+                crops[-1] = jpeg_round_trip(crops[-1], int(rng.integers(*JPEG_QUALITY)))
     return crops, labels
 
 

@@ -118,9 +118,12 @@ def phone_look(pixels: np.ndarray, labels: Labels, rng: np.random.Generator,
         if warm:
             f *= WARM_BGR
         out = f.clip(0, 255).astype(np.uint8)
-    quality = int(rng.integers(JPEG_QUALITY[0], JPEG_QUALITY[1] + 1))
-    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(data, cv2.IMREAD_COLOR), labels
+    return jpeg_round_trip(out, int(rng.integers(JPEG_QUALITY[0], JPEG_QUALITY[1] + 1))), labels
+
+
+def jpeg_round_trip(pixels: np.ndarray, quality: int) -> np.ndarray:
+    """``pixels`` as a JPEG at ``quality`` decodes them: a phone's or a messenger's compression."""
+    return cv2.imdecode(cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
 def zoomed(pixels: np.ndarray, labels: Labels, rng: np.random.Generator) -> tuple[np.ndarray, Labels] | None:
