@@ -152,7 +152,9 @@ def test_the_readers_real_crops_can_be_cut_as_phones_see_them(tmp_path, monkeypa
     again, _ = real_crops([photo], 40, per_corner=3, seed=4, jpeg_share=0.0, looks_share=0.0)
     assert np.array_equal(plain, again) and len(plain) == 9
     looks = []
-    monkeypatch.setattr(real_looks, "phone_look", lambda image, boxes, rng, tilt_share=None: (
+    from vision.train import real_crops as real_crops_module
+
+    monkeypatch.setattr(real_crops_module, "phone_look", lambda image, boxes, rng, tilt_share=None: (
         looks.append(tilt_share) or np.full_like(image, 77), boxes))
     looked, looked_labels = real_crops([photo], 40, per_corner=3, seed=4, jpeg_share=0.0, looks_share=1.0)
     assert looks == [0.0] and np.array_equal(plain_labels, looked_labels)  # one look a photo, never tilted
