@@ -139,7 +139,10 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     read = cards.card_id != UNREAD
     lone = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score)
     half_hidden = (reader >= LONE_SURE) & lies_on_a_card(cards, outlines.estimated, outlines.index_centre)
-    half_hidden |= printed_on_a_card(photo, cards, outlines, indices, lone & (reader >= LONE_SURE) & ~half_hidden)
+    # one deck holds each card once: a lone read of a code another card shows is that card's other corner
+    elsewhere = np.isin(cards.card_id, cards.card_id[read & ~lone])
+    half_hidden |= printed_on_a_card(photo, cards, outlines, indices,
+                                     lone & (reader >= LONE_SURE) & ~half_hidden & ~elsewhere)
     weak = lone & ~half_hidden
     marks = read & ~weak & mid_face(cards, outlines.index_centre)
     if marks.any():  # a court's picture or a large pip given a box of its own (issue 20)

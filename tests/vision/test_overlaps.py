@@ -79,8 +79,8 @@ def _printed_index(pixels, box):
     cv2.circle(pixels, ((x1 + x2) // 2, y2 - (y2 - y1) // 4), max(2, (x2 - x1) // 4), (20, 20, 20), -1)
 
 
-def _lone_index_on(ground: str):
-    """4C lying on a green table, and a lone 2S (detector 0.35, reader 0.99) printed on ``ground``:
+def _lone_index_on(ground: str, code: str = "2S"):
+    """4C lying on a green table, and a lone ``code`` (detector 0.35, reader 0.99) printed on ``ground``:
     a poker chip's white inlay, or a white card cut by the photo's left edge (no card box found)."""
     pixels = np.full((960, 1280, 3), GREEN_TABLE, np.uint8)
     card, index_boxes = card_geometry(400, 400)
@@ -97,7 +97,7 @@ def _lone_index_on(ground: str):
         cv2.rectangle(pixels, (0, 600), (int(0.6 * CARD_W), 600 + int(CARD_H)), (245, 245, 245), -1)
         lone_box = [int(0.6 * CARD_W) - 19, 606, int(0.6 * CARD_W) - 5, 630]
     _printed_index(pixels, lone_box)
-    lone = _index(lone_box, "2S", det=0.35, p=0.99)
+    lone = _index(lone_box, code, det=0.35, p=0.99)
     return interpret(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground)
 
 
@@ -115,6 +115,14 @@ def test_a_sure_lone_index_printed_on_a_card_cut_by_the_photo_edge_is_a_card():
     result = _lone_index_on("card")
     assert sorted(c.card for c in result.cards) == ["2S", "4C"]
     assert result.card("2S").confirm
+
+
+def test_a_sure_lone_index_of_a_card_already_shown_is_not_a_second_card():
+    """One deck holds one 4C: a lone 4C on card ground is that card's other corner (or a misread),
+    not a second 4C to confirm."""
+    result = _lone_index_on("card", "4C")
+    assert [c.card for c in result.cards] == ["4C"]
+    assert not any("seen 2 times" in w for w in result.warnings)
 
 
 def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
