@@ -19,3 +19,27 @@ def test_seeds_outside_their_range_are_refused(args, message):
     result = subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+MODELS_SPEED = BENCH.parent / "models_speed.py"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--models", "no/such/folder"), "no/such/folder: no models.json (not a model folder)"),
+    (("--models", "models", "--seed", "8500000"), "bench seeds start at 9000000"),
+    (("--models", "models", "--n", "0"), "--n must be at least 1"),
+])
+def test_models_speed_refuses_bad_arguments_in_one_line(args, message):
+    result = subprocess.run([sys.executable, str(MODELS_SPEED), *args], capture_output=True, text=True, timeout=120,
+                            cwd=BENCH.parents[1])
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_models_speed_times_both_folders_on_the_same_photos():
+    result = subprocess.run([sys.executable, str(MODELS_SPEED), "--models", "models", "--n", "2"], capture_output=True,
+                            text=True, timeout=300, cwd=BENCH.parents[1])
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("candidate (models): median ") and "over 2 photos" in lines[0]
+    assert lines[1].startswith("peer (") and lines[2].startswith("ratio of medians, candidate / peer: ")
