@@ -116,7 +116,9 @@ def write_dataset(out: Path, n: int, seed: int, *, layout: str | None = None, de
     if progress and results:
         progress(len(results), n)
     if workers > 1:
-        ctx = multiprocessing.get_context("fork")
+        # forkserver, not fork: the caller may hold onnxruntime or torch threads, and a child forked
+        # from it can inherit a lock one of them held (a test run hung in a crops worker)
+        ctx = multiprocessing.get_context("forkserver")
         with ctx.Pool(workers) as pool:
             for i, annotation in pool.imap_unordered(_render_one, jobs, chunksize=4):
                 results[i] = annotation

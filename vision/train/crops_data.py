@@ -69,7 +69,9 @@ def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: 
     jobs = [(seed, i, per_index, mix, jitter, crop_size) for i in range(scenes)]
     workers = workers or os.cpu_count() or 1
     all_crops, all_labels = [], []
-    ctx = multiprocessing.get_context("fork")
+    # forkserver, not fork: the caller may hold onnxruntime or torch threads, and a child forked
+    # from it can inherit a lock one of them held (a test run hung in a crops worker)
+    ctx = multiprocessing.get_context("forkserver")
     with ctx.Pool(workers) as pool:
         for done, (crops, labels) in enumerate(pool.imap(_job, jobs, chunksize=4), 1):
             all_crops.append(crops)
