@@ -5,7 +5,8 @@ small inlay, a keyboard's letters on small keys: ground far smaller than a card.
 
 The ground is the colour right around the index box (its median, so a black deck's face counts as
 well as a white one; plain BGR distance: OpenCV's Lab costs ~80 ms on its first call); the region
-of that colour joined to the index is measured against a card's area. Only a lone index the reader is sure of is looked at (``interpret``), so this runs rarely.
+of that colour joined to the index is measured against a card's area. Only a lone index the
+reader is sure of is looked at (``interpret``), so this runs rarely.
 """
 
 from __future__ import annotations
@@ -93,4 +94,5 @@ def _mask(shape, box) -> np.ndarray:
 
 
 def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float) -> bool:
+    """Whether ``index_box`` is printed on ground at least MIN_GROUND of a card's area."""
     return ground_share(pixels, index_box, card_short_side) >= MIN_GROUND

@@ -63,6 +63,18 @@ def _common_train_args(data_yaml: Path, work: Path, recipe: DetectorRecipe, devi
     )
 
 
+def _training_yolo(work: Path):
+    """Ultralytics' ``YOLO``, offline, with the Lite0 layer registered: a yaml or a checkpoint's yaml
+    (the trainer rebuilds the model from it) may name ``Lite0Backbone``."""
+    offline_ultralytics(work / "ultralytics")
+    from ultralytics import YOLO
+
+    from vision.train import lite0_detector
+
+    lite0_detector.register()
+    return YOLO
+
+
 def _use_threads(threads: int) -> None:
     """Make ultralytics' CPU training use ``threads`` torch threads (it resets torch to its own
     NUM_THREADS when it selects the device)."""
@@ -76,13 +88,7 @@ def _use_threads(threads: int) -> None:
 
 def train_detector(data_yaml: Path, work: Path, recipe: DetectorRecipe, device: str = "cpu") -> Path:
     """Train from scratch, then every fine-tune stage; returns the final stage's last weights (.pt)."""
-    offline_ultralytics(work / "ultralytics")
-    from ultralytics import YOLO
-
-    from vision.train import lite0_detector
-
-    if lite0_detector.is_lite0_yaml(recipe.model_yaml):  # YOLO11n's neck and head on ImageNet Lite0 features
-        lite0_detector.register()
+    YOLO = _training_yolo(work)
     _use_threads(recipe.threads)
     YOLO(recipe.model_yaml).train(
         **_common_train_args(data_yaml, work, recipe, device), name="detector", epochs=recipe.epochs,
@@ -106,13 +112,7 @@ def run_stage(weights: Path, data_yaml: Path, work: Path, recipe: DetectorRecipe
     """One fine-tune stage from ``weights`` (any ultralytics checkpoint, e.g. a committed
     ``models/train/detector_last.pt``); ultralytics saves ``runs/NAME/weights/last.pt`` after
     every epoch, so a stopped stage leaves its last finished epoch. Returns that file."""
-    offline_ultralytics(work / "ultralytics")
-    from ultralytics import YOLO
-
-    from vision.train import lite0_detector
-
-    # the trainer rebuilds the model from the checkpoint's yaml, which may name the Lite0 layer
-    lite0_detector.register()
+    YOLO = _training_yolo(work)
     _use_threads(recipe.threads)
     model = YOLO(str(weights))
     if stage.stop_after is not None:
