@@ -100,7 +100,7 @@ def train_classifier(crops: np.ndarray, labels: np.ndarray, recipe: ClassifierRe
     torch.set_num_threads(recipe.threads)
     generator = torch.Generator().manual_seed(recipe.seed)
     model = start if start is not None else build_model()
-    data = torch.from_numpy(crops).permute(0, 3, 1, 2).contiguous()  # uint8 NCHW
+    data = torch.from_numpy(crops)  # uint8 NHWC, shared with the caller: turned NCHW a batch at a time
     target = torch.from_numpy(labels.astype(np.int64))
     steps = recipe.epochs * max(1, (len(data) + recipe.batch - 1) // recipe.batch)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
@@ -112,7 +112,7 @@ def train_classifier(crops: np.ndarray, labels: np.ndarray, recipe: ClassifierRe
         total, correct, loss_sum = 0, 0, 0.0
         for start in range(0, len(data), recipe.batch):
             idx = order[start:start + recipe.batch]
-            x = _augment(torch, data[idx].float() / 255.0, generator)
+            x = _augment(torch, data[idx].permute(0, 3, 1, 2).float() / 255.0, generator)
             y = target[idx]
             logits = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.05)

@@ -54,6 +54,7 @@ def main(argv=None) -> None:
                                                               looks_share=args.looks)
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
+    del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory
     model = reader_from_onnx(args.start) if args.start else build_reader(pretrained=not args.scratch)
     recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
                      weight_decay=1e-4)
