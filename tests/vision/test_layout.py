@@ -89,6 +89,25 @@ def test_two_lone_cards_give_no_starter_and_say_so():
     assert any("2 lone cards" in w for w in layout.warnings)
 
 
+def _row_of_five(step: float, last_step: float):
+    """Five 100x140 boxes left to right, ``step`` apart, the fifth ``last_step`` after the fourth."""
+    starts = [step * i for i in range(4)] + [step * 3 + last_step]
+    return np.array([[x, 0, x + 100, 140] for x in starts], np.float32)
+
+
+def test_a_starter_pushed_against_a_hand_is_taken_apart():
+    layout = _arrange(_row_of_five(110, 155))  # a gap of 55 px after four cards 10 px apart
+    assert sorted((g.role, len(g.members)) for g in layout.groups) == [("hand", 4), ("starter", 1)]
+    assert any("took the card set apart" in w for w in layout.warnings)
+
+
+def test_the_end_card_of_an_overlapping_row_stays_in_the_row():
+    # each card under the next by 60 %, the last by 40 %: farther out, but lying on the fourth
+    layout = _arrange(_row_of_five(40, 60))
+    assert [len(g.members) for g in layout.groups] == [5]
+    assert not any("took the card set apart" in w for w in layout.warnings)
+
+
 def test_odd_group_is_unknown_with_a_warning():
     boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [700, 500, 800, 640]], np.float32)
     layout = _arrange(boxes)
