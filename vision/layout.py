@@ -177,9 +177,11 @@ def _split_merged(rows: list[int], centres: np.ndarray, touching: np.ndarray) ->
     return [piece for part in best for piece in _split_merged(part, centres, touching)]
 
 
-def _detached_card(rows: list[int], centres: np.ndarray) -> int | None:
+def _detached_card(rows: list[int], xyxy: np.ndarray) -> int | None:
     """The card of a group of 5 that lies clearly apart from the other 4 (a starter pushed
-    against a hand), or None when the 5 are evenly spaced (a three-player deal of 5)."""
+    against a hand), or None when the 5 are evenly spaced (a three-player deal of 5) or the
+    farthest card lies on one of the others (an overlapping row's end card)."""
+    centres = boxes.centres(xyxy)
     edges = sorted(_spanning_tree(centres, rows), reverse=True)
     longest, rest = edges[0], edges[1:]
     degree = {r: 0 for r in rows}
@@ -189,7 +191,9 @@ def _detached_card(rows: list[int], centres: np.ndarray) -> int | None:
     if longest[0] < STARTER_APART * max(e[0] for e in rest):
         return None
     leaves = [r for r in longest[1:] if degree[r] == 1]
-    return leaves[0] if len(leaves) == 1 else None
+    if len(leaves) != 1 or overlapping(xyxy)[leaves[0], rows].any():
+        return None
+    return leaves[0]
 
 
 def cluster(xyxy: np.ndarray, link_distance: float = LINK_DISTANCE) -> list[list[int]]:
@@ -259,8 +263,8 @@ def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warn
     if 1 not in sizes and sizes.count(5) == 1:
         # No lone card: a starter pushed against a hand makes a group of 5.
         five = components[sizes.index(5)]
-        starter = _detached_card(five, boxes.centres(xyxy))
-        if starter is not None and not overlapping(xyxy)[starter, five].any():  # a row's end card lies on it
+        starter = _detached_card(five, xyxy)
+        if starter is not None:
             components.remove(five)
             components += [[m for m in five if m != starter], [starter]]
             warnings.append("the starter lies close to a hand: took the card set apart from the other four")

@@ -109,6 +109,21 @@ def _own_corners(rows: np.ndarray, indices: Detections, diagonal: float) -> np.n
     return rows[near]
 
 
+def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarray) -> np.ndarray:
+    """The indices of one reading that a card box can hold: all of them, or else only those the
+    reader is sure of, when a box holds those. An unsure read of a neighbouring card's corner as
+    this code (a 5D index read 6D at 0.47 beside a real 6D) would otherwise leave the card
+    without its box and stretch its guessed outline over both cards."""
+    if len(rows) < 2 or not len(card_xyxy):
+        return rows
+    if np.all(boxes.points_in_boxes(indices.centers[rows], card_xyxy), axis=0).any():
+        return rows
+    sure = rows[indices.card_confidence[rows] >= SURE_READER]
+    if 0 < len(sure) < len(rows) and np.all(boxes.points_in_boxes(indices.centers[sure], card_xyxy), axis=0).any():
+        return sure
+    return rows
+
+
 @dataclass(frozen=True, eq=False)
 class Outlines:
     """Cards with their outline boxes: read cards first, then card boxes no index was read on
@@ -136,7 +151,8 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     indices = identities.indices
     n_cards, n_boxes = len(cards), len(card_boxes)
     diagonal = typical_card_diagonal(card_boxes, indices)
-    own = [_own_corners(rows, indices, diagonal) for rows in identities.members]
+    own = [_fitting_corners(_own_corners(rows, indices, diagonal), indices, card_boxes.xyxy)
+           for rows in identities.members]
     cost = np.full((n_cards, n_boxes), np.inf)
     for i, rows in enumerate(own):
         if n_boxes == 0:

@@ -187,3 +187,19 @@ def test_a_group_of_five_is_said_to_be_a_three_player_deal_or_a_card_missed():
     result = interpret(indices, cards, _photo(), "deal6 missing one")
     [five] = [w for w in result.warnings if "group of 5" in w]
     assert "three-player deal" in five and "a card of it was not found" in five
+
+
+def test_an_unsure_read_of_a_neighbours_corner_does_not_stretch_a_card_over_it():
+    # Real row IMG_20220316_164620 with the Lite0 detector: the 5D's corner read 6D at 0.47 joined
+    # the real 6D's reading; no box held both, and the guessed outline spanning two cards cut the row.
+    codes, card_boxes, index_boxes, _ = table("hand_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    neighbour = 2 * codes.index("5S")  # the top-left corner of 5S, read as the card before it
+    card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
+    card_id[neighbour], card_conf[neighbour] = CARD_INDEX["5C"], 0.47
+    misread = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
+    result = interpret(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "neighbour")
+    assert sorted(c.card for c in result.cards) == sorted(codes)
+    assert np.allclose(result.card("5C").box, card_boxes[codes.index("5C")])  # its own box, not both cards'
+    hand = next(g for g in result.groups if g.role == "hand")
+    assert sorted(hand.cards) == ["5C", "5H", "5S", "JD"]

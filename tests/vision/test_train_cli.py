@@ -40,3 +40,19 @@ def test_real_continuation_without_the_photos_says_where_they_go(tmp_path, capsy
     assert f"{empty / 'cardcounterml'}: no images/ and labels/ here" in err and "$CRIB_REAL_CARDS" in err
     assert len(err.strip().splitlines()) == 1
     assert not any(work.rglob("*.jpg"))  # stopped before rendering anything
+
+
+def test_real_mix_takes_renders_of_one_layout_as_layout_n_seed(capsys):
+    import argparse
+
+    from vision.train.real_mix import layout_renders, main
+
+    assert layout_renders("fan:700:41") == ("fan", 700, 41)
+    assert layout_renders("two_hands_crib_starter:5:40") == ("two_hands_crib_starter", 5, 40)
+    for bad, said in (("fan:700", "LAYOUT:N:SEED"), ("fan:0:41", "N >= 1"), ("fan:x:41", "LAYOUT:N:SEED"),
+                      ("spiral:10:1", "unknown layout 'spiral'")):
+        with pytest.raises(argparse.ArgumentTypeError, match=said):
+            layout_renders(bad)
+    with pytest.raises(SystemExit) as stop:  # argparse's one-line error, before any data is written
+        main(["--layout-renders", "spiral:10:1"])
+    assert stop.value.code == 2 and "unknown layout 'spiral'" in capsys.readouterr().err

@@ -120,6 +120,7 @@ def run_stage(weights: Path, data_yaml: Path, work: Path, recipe: DetectorRecipe
     model.train(
         **_common_train_args(data_yaml, work, recipe, device), name=name, epochs=stage.epochs,
         mosaic=0.0, close_mosaic=0, lr0=stage.lr0, lrf=stage.lrf, warmup_epochs=0.0,
+        save_period=1,  # weights/epochN.pt beside last.pt: every epoch can be judged afterwards
     )
     return work / "runs" / name / "weights" / "last.pt"
 

@@ -36,12 +36,15 @@ REAL_DECK_SEED = 30
 
 
 def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print,
-               photos: list | None = None, mix: str = "v3", looks: bool = False, real_deck_renders: int = 0) -> Path:
+               photos: list | None = None, mix: str = "v3", looks: bool = False, real_deck_renders: int = 0,
+               layout_renders: tuple = ()) -> Path:
     """Write the real detector set and the rendered sets; returns data.yaml. ``photos``: the real
     photos to use (default: the whole train split; the quick recipe takes a few). ``mix``: the
     rendered data mix (``scene.MIXES``; "v4" adds issue 20's overlaps, whole shows and chips).
     ``looks``: the real photos' phone-look and close-up variants (see LOOKS_SEED).
-    ``real_deck_renders``: this many mix v5 scenes more (REAL_DECK_SEED; the cut-out deck must be built)."""
+    ``real_deck_renders``: this many mix v5 scenes more (REAL_DECK_SEED; the cut-out deck must be built).
+    ``layout_renders``: (layout, n, seed) triples, ``mix`` scenes of one layout each (the ninth
+    session's 700 whole shows, seed 40, and 700 fans and rows, seed 41)."""
     from vision.classes import CARD_CLASS
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
@@ -92,12 +95,27 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
     if real_deck_renders:
         renders.append(write_dataset(work / f"synth_v5_s{REAL_DECK_SEED}", real_deck_renders, REAL_DECK_SEED,
                                      longest=640, mixed=True, mix="v5").parent)
+    for layout, n, seed in layout_renders:
+        renders.append(write_dataset(work / f"synth_{tag}{layout}_s{seed}", n, seed, layout=layout, longest=640,
+                                     mixed=True, mix=mix).parent)
     data = work / "real_mix.yaml"
     data.write_text(
         "train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in real_dirs + renders)
         + f"val: {(val.parent / 'images').resolve()}\nnc: 2\nnames: ['index', 'card']\n")
     log(f"data: {data} ({time.time() - t:.0f} s)")
     return data
+
+
+def layout_renders(text: str) -> tuple[str, int, int]:
+    """``LAYOUT:N:SEED`` (e.g. ``fan:700:41``) as (layout, n, seed); a bad one is an argparse error."""
+    from vision.synth.layouts import LAYOUTS
+
+    parts = text.split(":")
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit() or int(parts[1]) < 1:
+        raise argparse.ArgumentTypeError(f"expected LAYOUT:N:SEED with N >= 1, got {text!r}")
+    if parts[0] not in LAYOUTS:
+        raise argparse.ArgumentTypeError(f"unknown layout {parts[0]!r}; known: {', '.join(LAYOUTS)}")
+    return parts[0], int(parts[1]), int(parts[2])
 
 
 def main(argv=None) -> None:
@@ -115,14 +133,20 @@ def main(argv=None) -> None:
                         help="add the real photos as phones see them and close-ups of them (models v5 stage 4)")
     parser.add_argument("--real-deck-renders", type=int, default=0,
                         help="this many mix v5 scenes (real cut-out cards) beside the --mix renders (models v5 stage 5)")
+    parser.add_argument("--layout-renders", type=layout_renders, action="append", default=[], metavar="LAYOUT:N:SEED",
+                        help="N --mix scenes of one layout (seed SEED) beside the others; repeatable")
+    parser.add_argument("--hours", type=float, default=None,
+                        help="a wall-clock box for the stage (ultralytics fits the epochs to it after the first)")
+    parser.add_argument("--stop-after", type=int, default=None,
+                        help="stop after this many epochs of --epochs' learning-rate schedule")
     parser.add_argument("--threads", type=int, default=2,
                         help="torch threads; 1 when other training shares the 2 cores (2 threads on a shared "
                              "core measured 16.8 s a batch against 2.8 s alone)")
     args = parser.parse_args(argv)
     data = build_data(args.work, args.synth, args.synth_val, mix=args.mix, looks=args.looks,
-                      real_deck_renders=args.real_deck_renders)
-    recipe = DetectorRecipe(cache="ram", threads=args.threads)
-    stage = FinetuneStage(args.epochs, args.lr0, args.lrf)
+                      real_deck_renders=args.real_deck_renders, layout_renders=tuple(args.layout_renders))
+    recipe = DetectorRecipe(cache="ram", threads=args.threads, hours=args.hours)
+    stage = FinetuneStage(args.epochs, args.lr0, args.lrf, stop_after=args.stop_after)
     weights = run_stage(args.weights, data, args.work, recipe, stage, args.name)
     print(f"done: {weights}")
 
