@@ -109,6 +109,11 @@ def _own_corners(rows: np.ndarray, indices: Detections, diagonal: float) -> np.n
     return rows[near]
 
 
+def _holding(points: np.ndarray, card_xyxy: np.ndarray) -> np.ndarray:
+    """(B,) which card boxes hold every one of ``points``."""
+    return np.all(boxes.points_in_boxes(points, card_xyxy), axis=0)
+
+
 def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarray) -> np.ndarray:
     """The indices of one reading that a card box can hold: all of them, or else only those the
     reader is sure of, when a box holds those. An unsure read of a neighbouring card's corner as
@@ -116,10 +121,10 @@ def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarra
     without its box and stretch its guessed outline over both cards."""
     if len(rows) < 2 or not len(card_xyxy):
         return rows
-    if np.all(boxes.points_in_boxes(indices.centers[rows], card_xyxy), axis=0).any():
+    if _holding(indices.centers[rows], card_xyxy).any():
         return rows
     sure = rows[indices.card_confidence[rows] >= SURE_READER]
-    if 0 < len(sure) < len(rows) and np.all(boxes.points_in_boxes(indices.centers[sure], card_xyxy), axis=0).any():
+    if 0 < len(sure) < len(rows) and _holding(indices.centers[sure], card_xyxy).any():
         return sure
     return rows
 
@@ -157,7 +162,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     for i, rows in enumerate(own):
         if n_boxes == 0:
             break
-        holds = np.all(boxes.points_in_boxes(indices.centers[rows], card_boxes.xyxy), axis=0)
+        holds = _holding(indices.centers[rows], card_boxes.xyxy)
         for b in np.flatnonzero(holds):
             cost[i, b] = _fit_cost(indices.centers[rows], indices.xyxy[rows], card_boxes.xyxy[b])
     box_of = _min_cost_assignment(cost, UNASSIGNED_COST)
@@ -234,7 +239,7 @@ def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndar
         points = indices.centers[members[i]]
         for b, j in owner_of_box.items():
             box = card_boxes.xyxy[b]
-            if not np.all(boxes.points_in_boxes(points, box[None])):
+            if not _holding(points, box[None])[0]:
                 continue
             gap = boxes.distances(points, indices.centers[members[j]]).min()
             if gap < OWN_CORNER_REACH * np.hypot(box[2] - box[0], box[3] - box[1]):
