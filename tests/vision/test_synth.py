@@ -523,3 +523,21 @@ def test_holding_hand_covers_the_fans_base_not_its_indices():
         assert covered[240, 150] and covered.sum() > 2000  # the palm under the pivot
         assert not covered[:110].any()  # the top of the fan, where its indices are, stays clear
         assert np.any(image[covered] != 200, axis=1).mean() > 0.99  # skin drawn where it says
+
+
+def test_reader_crops_of_one_layout_are_that_layouts_visible_indices(tmp_path):
+    """``python -m vision.train.crops_data --layout fan``: one crop per visible index of each fan
+    scene (the reader's weak layouts get crops of their own, issue 20), labelled with its card."""
+    from vision.train import crops_data
+
+    out = tmp_path / "fans.npz"
+    crops_data.main(["--out", str(out), "--scenes", "2", "--seed", "3", "--layout", "fan", "--per-index", "1",
+                     "--crop-size", "48", "--workers", "1"])
+    saved = np.load(out)
+    expected = []
+    for i in range(2):
+        _, annotation = render_scene(scene_seed(3, i), layout="fan", mix="v4")
+        assert annotation["layout"] == "fan"
+        expected += [CARD_CODES.index(c["card"]) for c in annotation["cards"] for ix in c["indices"] if ix["visible"]]
+    assert saved["crops"].shape == (len(expected), 48, 48, 3)
+    assert saved["labels"].tolist() == expected

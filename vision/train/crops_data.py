@@ -39,9 +39,11 @@ def jitter_box(rng: np.random.Generator, box, error: BoxError = V2_JITTER):
 
 
 def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2",
-                jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (N, crop_size, crop_size, 3 RGB uint8) and labels (N,) from one rendered scene."""
-    image, annotation = render_scene(seed, size=size, mix=mix)
+                jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
+                table_conventions: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, crop_size, crop_size, 3 RGB uint8) and labels (N,) from one rendered scene
+    (``layout`` None: the mix's choice of layout)."""
+    image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions)
     rng = np.random.default_rng([seed, 11])
     crops, labels = [], []
     for card in annotation["cards"]:
@@ -58,15 +60,18 @@ def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2"
 
 
 def _job(args):
-    seed, i, per_index, mix, jitter, crop_size = args
-    return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter, crop_size=crop_size)
+    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions = args
+    return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter, crop_size=crop_size, layout=layout,
+                       table_conventions=table_conventions)
 
 
 def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None, mix: str = "v2",
-                jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE) -> Path:
-    """Render ``scenes`` scenes and save their crops to ``out`` (.npz with crops, labels)."""
-    jobs = [(seed, i, per_index, mix, jitter, crop_size) for i in range(scenes)]
+                jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
+                table_conventions: bool = False) -> Path:
+    """Render ``scenes`` scenes and save their crops to ``out`` (.npz with crops, labels); ``layout``
+    and ``table_conventions`` as ``render_scene`` takes them (the reader's weak layouts, issue 20)."""
+    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions) for i in range(scenes)]
     workers = workers or os.cpu_count() or 1
     all_crops, all_labels = [], []
     # forkserver, not fork: the caller may hold onnxruntime or torch threads, and a child forked
@@ -82,3 +87,28 @@ def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: 
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, crops=np.concatenate(all_crops), labels=np.concatenate(all_labels))
     return out
+
+
+def main(argv=None) -> None:
+    """``python -m vision.train.crops_data --out build/rt/crops.npz --scenes 500 --seed 14 --mix v4``"""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Render scenes and save the reader's crops of their indices.")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--scenes", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True, help="dataset seed: scene i is scene_seed(seed, i)")
+    parser.add_argument("--per-index", type=int, default=3)
+    parser.add_argument("--mix", default="v4")
+    parser.add_argument("--layout", help="one layout for every scene (default: the mix's choice)")
+    parser.add_argument("--table-conventions", action="store_true", help="groups laid out as players do")
+    parser.add_argument("--crop-size", type=int, default=80)
+    parser.add_argument("--workers", type=int)
+    args = parser.parse_args(argv)
+    out = build_crops(args.out, args.scenes, args.seed, args.per_index, args.workers, mix=args.mix,
+                      jitter=MEASURED_JITTER, crop_size=args.crop_size, layout=args.layout,
+                      table_conventions=args.table_conventions)
+    print(f"{len(np.load(out)['labels'])} crops -> {out}")
+
+
+if __name__ == "__main__":
+    main()
