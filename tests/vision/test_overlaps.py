@@ -66,7 +66,24 @@ def test_a_sure_lone_index_at_the_edge_of_another_card_is_a_half_hidden_card():
     result = interpret(indices, cards, _photo(), "lower card")
     assert sorted(c.card for c in result.cards) == ["4C", "7H"]
     assert result.card("7H").confirm and not result.card("4C").confirm
-    assert LONE_SURE > SURE_READER  # a lone index needs more than a disputed corner
+
+
+def test_a_lone_index_read_just_surely_at_the_edge_of_another_card_is_a_card():
+    """A sure read is a card (issue 20, item 1): the lower card's index scored 0.47 by the detector
+    and read at 0.6 by the reader (a half-hidden index in a whole show) counts, flagged; read at
+    0.45 (under the reader's sure 0.5) it is said and not counted."""
+    assert LONE_SURE == SURE_READER
+    lower, upper, lower_tl, upper_indices = _pair_at_a_corner()
+    cards = Detections([boxes.union(np.array([lower, upper], np.float32))], [0.95], [CARD_CLASS])
+    for p, expected in ((0.6, ["4C", "7H"]), (0.45, ["4C"])):
+        indices = Detections.concatenate([_index(lower_tl, "7H", det=0.47, p=p),
+                                          *[_index(b, "4C") for b in upper_indices]])
+        result = interpret(indices, cards, _photo(), "lower card")
+        assert sorted(c.card for c in result.cards) == expected, p
+        if p < SURE_READER:
+            assert any("unsure corner read (7H" in w for w in result.warnings)
+        else:
+            assert result.card("7H").confirm
 
 
 GREEN_TABLE = (40, 110, 40)
@@ -126,8 +143,9 @@ def test_a_sure_lone_index_of_a_card_already_shown_is_not_a_second_card():
 
 
 def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
-    """An unsure lone read on a card, and a sure one where the photo shows nothing printed (a blank
-    photo: no ink in the index box): said, not counted."""
+    """An unsure lone read on a card (its detector score over the floor, the reader's under sure),
+    and a sure one where the photo shows nothing printed (a blank photo: no ink in the index box):
+    said, not counted."""
     codes = ["4C"]
     card, index_boxes = card_geometry(400, 400)
     indices, cards = detections_for(codes, np.array([card], np.float32), [index_boxes])
@@ -136,7 +154,8 @@ def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
                       det=0.45, p=LONE_SURE - 0.1)
     result = interpret(Detections.concatenate([indices, blank, doubtful]), cards, _photo(), "chip")
     assert [c.card for c in result.cards] == ["4C"]
-    assert any("with no card around them" in w and "2S 0.35" in w and "9H 0.45" in w for w in result.warnings)
+    assert any("read as 2S with no card around it (detector score 0.35)" in w for w in result.warnings)
+    assert any("unsure corner read (9H, 0.18)" in w for w in result.warnings)
 
 
 def test_a_mark_in_the_middle_of_a_face_with_a_box_of_its_own_is_not_a_card():
