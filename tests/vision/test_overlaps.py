@@ -334,6 +334,24 @@ def test_the_real_overlapping_row_sample_is_one_group_of_six():
     assert [len(g.cards) for g in result.groups] == [6]
 
 
+@pytest.mark.parametrize("name", ["hands_crib_starter_rows", "hands_crib_starter_spread"])
+def test_a_whole_show_sample_is_read_card_by_card(name):
+    """The whole show in one photo (two hands, the crib and the starter: 13 cards whose indices are
+    20-30 px high, hands pushed into rows or spread): every card, nothing else, the groups and roles
+    of the sidecar. Models v7's reader (trained on whole shows' crops) reads both exactly; v6 read 2
+    and 1 cards that are not there."""
+    import json
+    from pathlib import Path
+
+    from vision.pipeline import shared_recognizer
+
+    samples = Path(__file__).resolve().parents[2] / "sample_images"
+    annotation = json.loads((samples / f"{name}.json").read_text())
+    result = shared_recognizer().recognize(samples / f"{name}.jpg")
+    _read_like_the_truth(result, annotation)
+    assert len(result.cards) == 13
+
+
 @pytest.mark.real_photos("cardcounterml")
 def test_a_real_validation_photo_of_pairs_overlapping_at_a_corner_is_read_card_by_card():
     """WIN_20240630_19_35_16 (real validation split, table family; the real photos are not in the
