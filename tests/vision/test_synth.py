@@ -541,3 +541,15 @@ def test_reader_crops_of_one_layout_are_that_layouts_visible_indices(tmp_path):
         expected += [CARD_CODES.index(c["card"]) for c in annotation["cards"] for ix in c["indices"] if ix["visible"]]
     assert saved["crops"].shape == (len(expected), 48, 48, 3)
     assert saved["labels"].tolist() == expected
+
+
+@pytest.mark.parametrize("bad", [["--layout", "fans"], ["--scenes", "0"]])
+def test_reader_crops_command_refuses_bad_options_in_one_line(tmp_path, bad, capsys):
+    from vision.train import crops_data
+
+    argv = ["--out", str(tmp_path / "c.npz"), "--scenes", "1", "--seed", "3", *bad]
+    with pytest.raises(SystemExit) as stop:
+        crops_data.main(argv)
+    assert stop.value.code == 2
+    assert bad[0] in capsys.readouterr().err.splitlines()[-1]
+    assert not (tmp_path / "c.npz").exists()

@@ -93,20 +93,31 @@ def main(argv=None) -> None:
     """``python -m vision.train.crops_data --out build/rt/crops.npz --scenes 500 --seed 14 --mix v4``"""
     import argparse
 
+    from vision.synth import LAYOUTS
+    from vision.synth.scene import MIXES
+
+    def positive(text: str) -> int:
+        if not text.isdigit() or int(text) < 1:
+            raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+        return int(text)
+
     parser = argparse.ArgumentParser(description="Render scenes and save the reader's crops of their indices.")
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--scenes", type=int, required=True)
+    parser.add_argument("--scenes", type=positive, required=True)
     parser.add_argument("--seed", type=int, required=True, help="dataset seed: scene i is scene_seed(seed, i)")
-    parser.add_argument("--per-index", type=int, default=3)
-    parser.add_argument("--mix", default="v4")
-    parser.add_argument("--layout", help="one layout for every scene (default: the mix's choice)")
+    parser.add_argument("--per-index", type=positive, default=3)
+    parser.add_argument("--mix", default="v4", choices=MIXES)
+    parser.add_argument("--layout", choices=LAYOUTS, help="one layout for every scene (default: the mix's choice)")
     parser.add_argument("--table-conventions", action="store_true", help="groups laid out as players do")
-    parser.add_argument("--crop-size", type=int, default=80)
-    parser.add_argument("--workers", type=int)
+    parser.add_argument("--crop-size", type=positive, default=80)
+    parser.add_argument("--workers", type=positive)
     args = parser.parse_args(argv)
-    out = build_crops(args.out, args.scenes, args.seed, args.per_index, args.workers, mix=args.mix,
-                      jitter=MEASURED_JITTER, crop_size=args.crop_size, layout=args.layout,
-                      table_conventions=args.table_conventions)
+    try:
+        out = build_crops(args.out, args.scenes, args.seed, args.per_index, args.workers, mix=args.mix,
+                          jitter=MEASURED_JITTER, crop_size=args.crop_size, layout=args.layout,
+                          table_conventions=args.table_conventions)
+    except ValueError as exc:  # a deck the mix needs and that is not built: one line, exit 2
+        parser.error(str(exc))
     print(f"{len(np.load(out)['labels'])} crops -> {out}")
 
 
