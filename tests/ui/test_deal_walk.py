@@ -9,7 +9,7 @@ from companion.rules import Card
 
 from tests.ui.conftest import SAMPLES
 
-PHOTO = str(SAMPLES / "hand_starter_papers.jpg")   # 9H 6D QH 5C + starter AD, a page boxed as a card (models v6, v7)
+PHOTO = str(SAMPLES / "hand_starter_papers.jpg")   # 9H 6D QH 5C + starter AD, a page boxed as a card (models v6, v7, v8)
 ANN = ["2C", "3D", "4S", "7H"]                      # the dealer
 BEN = ["8S", "8D", "TC", "JS"]                      # the pone: his hand is worth 2 (a pair of eights)
 CRIB = ["5C", "QS", "6D", "9H"]                     # the player corrects the photo's QH to QS
@@ -140,7 +140,7 @@ def crib_photographed_and_corrected(h):
     review = h.screen("review")
     assert review.review.groups() == {"hand 1": ["9H", "6D", "QH", "5C"], "starter": ["AD"]}
     # nothing counted before it is checked: the printed page cut by the photo's corner is boxed as a
-    # card with no readable index (models v6 and v7; v5 read the starter from one corner only and flagged it,
+    # card with no readable index (models v6, v7 and v8; v5 read the starter from one corner only and flagged it,
     # v4 left the QH unread, v3 flagged 9H and 5C too)
     assert review.review.problems() == ["unread: tap it to name it, or leave it out"] and review.ids.count.disabled
     page = next(i for i, c in enumerate(review.review.cards) if c.code is None)
