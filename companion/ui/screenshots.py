@@ -12,6 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from companion.ui.review import IGNORED
+
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
 ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
@@ -94,9 +96,8 @@ class Shooter:
         self.snap("review")
         review = h.screen("review")
         for index, card in enumerate(review.review.cards):  # as the player checks them
-            if card.code is None:  # the card with no readable index: named, and put with its hand
-                review.review.correct(index, "QS")
-                review.review.move(index, "hand 1")
+            if card.code is None:  # the printed page boxed as a card (models v6+): left out
+                review.review.move(index, IGNORED)
             elif review.review.flagged(index):
                 review.review.confirm(index)
         review.refresh()
