@@ -12,8 +12,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.ui.review import IGNORED
-
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
 ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
@@ -73,6 +71,8 @@ class Shooter:
         h.play_out({0: [c for c in ANN if c != "7H"], 1: [c for c in BEN if c not in ("8S", "8D")]})
 
     def show(self) -> None:
+        from companion.ui.review import IGNORED
+
         h = self.h
         h.app.go("show")
         show = h.screen("show")

@@ -319,18 +319,23 @@ def test_a_rendered_overlap_of_each_kind_is_read_card_by_card(kind, layout, conv
     _read_like_the_truth(shared_recognizer().recognize(image), annotation)
 
 
-def test_the_real_overlapping_row_sample_is_one_group_of_six():
-    """sample_images/real_table_overlapping_row.jpg (the real validation split, table family): six
-    cards pushed into one row, read card by card and grouped as one deal."""
+def _sample_read_like_the_truth(name):
+    """``sample_images/NAME.jpg`` recognised with the shipped models and checked against its sidecar."""
     import json
     from pathlib import Path
 
     from vision.pipeline import shared_recognizer
 
     samples = Path(__file__).resolve().parents[2] / "sample_images"
-    annotation = json.loads((samples / "real_table_overlapping_row.json").read_text())
-    result = shared_recognizer().recognize(samples / "real_table_overlapping_row.jpg")
-    _read_like_the_truth(result, annotation)
+    result = shared_recognizer().recognize(samples / f"{name}.jpg")
+    _read_like_the_truth(result, json.loads((samples / f"{name}.json").read_text()))
+    return result
+
+
+def test_the_real_overlapping_row_sample_is_one_group_of_six():
+    """sample_images/real_table_overlapping_row.jpg (the real validation split, table family): six
+    cards pushed into one row, read card by card and grouped as one deal."""
+    result = _sample_read_like_the_truth("real_table_overlapping_row")
     assert [len(g.cards) for g in result.groups] == [6]
 
 
@@ -340,15 +345,7 @@ def test_a_whole_show_sample_is_read_card_by_card(name):
     20-30 px high, hands pushed into rows or spread): every card, nothing else, the groups and roles
     of the sidecar. Models v7's and v8's readers (trained on whole shows' crops) read both exactly; v6 read 2
     and 1 cards that are not there."""
-    import json
-    from pathlib import Path
-
-    from vision.pipeline import shared_recognizer
-
-    samples = Path(__file__).resolve().parents[2] / "sample_images"
-    annotation = json.loads((samples / f"{name}.json").read_text())
-    result = shared_recognizer().recognize(samples / f"{name}.jpg")
-    _read_like_the_truth(result, annotation)
+    result = _sample_read_like_the_truth(name)
     assert len(result.cards) == 13
 
 
