@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +140,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "--one":
         out, orientation = Path(argv[2]), argv[1]
-        for path in shoot_all(out, orientation):
+        try:
+            written = shoot_all(out, orientation)
+        except Exception:  # Kivy routes sys.stderr into its log (off here): the parent reads the real one
+            traceback.print_exc(file=sys.__stderr__)
+            return 1
+        for path in written:
             print(path)
         return 0
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"

@@ -37,3 +37,18 @@ def test_buildozer_spec_has_run_time_dependencies_only():
     assert {"python3", "kivy", "numpy", "opencv", "pillow", "pyserial", "plyer"} <= requirements
     assert not requirements & {"torch", "torchvision", "ultralytics", "onnx", "onnxruntime", "onnxslim"}
     assert "CAMERA" in spec["app"]["android.permissions"]
+
+
+def test_a_failed_screenshot_walk_says_why(tmp_path):
+    # Kivy routes sys.stderr into its log, which `make screenshots` turns off: the walk's error
+    # must still reach the parent, which prints the child's stderr tail
+    child = ("import sys, kivy.logger\n"
+             "from companion.ui import screenshots\n"
+             "def broken(out, orientation): raise RuntimeError('the review screen never opened')\n"
+             "screenshots.shoot_all = broken\n"
+             f"sys.exit(screenshots.main(['--one', 'landscape', {str(tmp_path)!r}]))\n")
+    env = dict(os.environ, KIVY_LOG_MODE="KIVY", KIVY_NO_CONSOLELOG="1", KIVY_NO_ARGS="1",
+               KIVY_HOME=str(tmp_path / "kivy"))
+    out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert "RuntimeError: the review screen never opened" in out.stderr.strip().splitlines()[-1]
