@@ -103,6 +103,21 @@ def test_second_look_reads_a_card_with_no_sure_index_and_replaces_the_unsure_rea
     assert min(np.linalg.norm(corners - [(x1 + x2) / 2, (y1 + y2) / 2], axis=1)) < 0.3 * 260
 
 
+def test_a_look_naming_another_card_less_surely_than_the_first_pass_adds_nothing():
+    # a court card (no pips to weigh in): the first pass read JC at 0.48; a look that reads
+    # the box as JD at 0.3 is no new evidence, while one surer than the first pass is
+    photo, _, box = table_with_card("JC", 10)
+    cards = Detections(box[None], [0.9], [CARD_CLASS])
+    inner = np.array([[box[0] + 20, box[1] + 20, box[0] + 40, box[1] + 45]], np.float32)
+    first = Detections(inner, [0.8], [INDEX_CLASS], [CARD_INDEX["JC"]], [0.6], [CARD_INDEX["QC"]], [0.1])
+    rows, looked = second_look(_reader_that_says("JD", 0.3), photo, cards, first, 80, 1.25)
+    assert looked == 1 and rows.codes == ["JC"]
+    rows, _ = second_look(_reader_that_says("JD", 0.9), photo, cards, first, 80, 1.25)
+    assert rows.codes == ["JD"]  # 0.9 x 0.9 is sure: the unsure JC read is replaced
+    rows, _ = second_look(_reader_that_says("JC", 0.3), photo, cards, first, 80, 1.25)
+    assert rows.codes == ["JC", "JC"]  # the same card, said again: kept beside the first read
+
+
 def test_pips_that_disagree_halve_the_read():
     photo, _, box = table_with_card("7C", -10)
     cards = Detections(box[None], [0.9], [CARD_CLASS])
