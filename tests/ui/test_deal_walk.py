@@ -9,7 +9,7 @@ from companion.rules import Card
 
 from tests.ui.conftest import SAMPLES
 
-PHOTO = str(SAMPLES / "hand_starter_papers.jpg")   # 9H 6D QH 5C + starter AD, a page boxed as a card (models v6, v7, v8)
+PHOTO = str(SAMPLES / "hand_starter_papers.jpg")   # 9H 6D QH 5C + starter AD, a page boxed as a card (models v6 to v9)
 ANN = ["2C", "3D", "4S", "7H"]                      # the dealer
 BEN = ["8S", "8D", "TC", "JS"]                      # the pone: his hand is worth 2 (a pair of eights)
 CRIB = ["5C", "QS", "6D", "9H"]                     # the player corrects the photo's QH to QS

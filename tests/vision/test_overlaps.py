@@ -343,7 +343,7 @@ def test_the_real_overlapping_row_sample_is_one_group_of_six():
 def test_a_whole_show_sample_is_read_card_by_card(name):
     """The whole show in one photo (two hands, the crib and the starter: 13 cards whose indices are
     20-30 px high, hands pushed into rows or spread): every card, nothing else, the groups and roles
-    of the sidecar. Models v7's and v8's readers (trained on whole shows' crops) read both exactly; v6 read 2
+    of the sidecar. Models v7's to v9's readers (trained on whole shows' crops) read both exactly; v6 read 2
     and 1 cards that are not there."""
     result = _sample_read_like_the_truth(name)
     assert len(result.cards) == 13
