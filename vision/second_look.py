@@ -216,14 +216,11 @@ def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, marg
     return Look(card_id, probability, runner_up, float(combined[runner_up]), outline_found, pips), index_box
 
 
-def _less_sure_than_the_first_pass(indices: Detections, box, result: Look, score: float) -> bool:
-    """Whether the look names another card than the box's surest first-pass read, and less surely:
-    that is no new evidence, and kept it would be a card of its own (a keyboard's keys taken into
-    the outline gave a JD beside a JC read at 0.49 on sample hand_starter_keyboard)."""
-    if not len(indices):
-        return False
-    inside = boxes.points_in_boxes(indices.centers, np.asarray(box, np.float32)[None], tolerance=0.0)[:, 0]
-    inside &= indices.card_id >= 0
+def _less_sure_than_the_first_pass(indices: Detections, inside: np.ndarray, result: Look, score: float) -> bool:
+    """Whether the look names another card than the surest first-pass read ``inside`` its box, and
+    less surely: that is no new evidence, and kept it would be a card of its own (a keyboard's keys
+    taken into the outline gave a JD beside a JC read at 0.49 on sample hand_starter_keyboard)."""
+    inside = inside & (indices.card_id >= 0)
     if not inside.any():
         return False
     sureness = indices.confidence * indices.card_confidence
@@ -244,11 +241,12 @@ def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: D
         box = card_boxes.xyxy[row]
         result, index_box = look(run_classifier, pixels, box, size, margin)
         score = float(card_boxes.confidence[row])
-        if _less_sure_than_the_first_pass(indices, box, result, score):
+        inside = boxes.points_in_boxes(indices.centers, box[None], tolerance=0.0)[:, 0] if len(indices) \
+            else np.zeros(0, bool)
+        if _less_sure_than_the_first_pass(indices, inside, result, score):
             continue
         added.append(Detections(index_box[None], [score], [INDEX_CLASS], [result.card_id], [result.probability],
                                 [result.runner_up_id], [result.runner_up_probability]))
-        if score * result.probability >= sure and len(indices):
-            inside = boxes.points_in_boxes(indices.centers, box[None], tolerance=0.0)[:, 0]
+        if score * result.probability >= sure:
             replaced |= inside & (indices.confidence * indices.card_confidence < sure)
     return Detections.concatenate([indices[~replaced], *added]), len(rows)
