@@ -216,14 +216,14 @@ def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, marg
     return Look(card_id, probability, runner_up, float(combined[runner_up]), outline_found, pips), index_box
 
 
-def _less_sure_than_the_first_pass(indices: Detections, inside: np.ndarray, result: Look, score: float) -> bool:
+def _less_sure_than_the_first_pass(indices: Detections, sureness: np.ndarray, inside: np.ndarray,
+                                   result: Look, score: float) -> bool:
     """Whether the look names another card than the surest first-pass read ``inside`` its box, and
     less surely: that is no new evidence, and kept it would be a card of its own (a keyboard's keys
     taken into the outline gave a JD beside a JC read at 0.49 on sample hand_starter_keyboard)."""
     inside = inside & (indices.card_id >= 0)
     if not inside.any():
         return False
-    sureness = indices.confidence * indices.card_confidence
     best = int(np.flatnonzero(inside)[np.argmax(sureness[inside])])
     return result.card_id != int(indices.card_id[best]) and score * result.probability < float(sureness[best])
 
@@ -237,16 +237,16 @@ def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: D
     if len(rows) == 0:
         return indices, 0
     added, replaced = [], np.zeros(len(indices), bool)
-    for row in rows:
-        box = card_boxes.xyxy[row]
-        result, index_box = look(run_classifier, pixels, box, size, margin)
+    sureness = indices.confidence * indices.card_confidence
+    inside_looked = boxes.points_in_boxes(indices.centers, card_boxes.xyxy[rows], tolerance=0.0)  # (reads, looks)
+    for look_at, row in enumerate(rows):
+        inside = inside_looked[:, look_at]
+        result, index_box = look(run_classifier, pixels, card_boxes.xyxy[row], size, margin)
         score = float(card_boxes.confidence[row])
-        inside = boxes.points_in_boxes(indices.centers, box[None], tolerance=0.0)[:, 0] if len(indices) \
-            else np.zeros(0, bool)
-        if _less_sure_than_the_first_pass(indices, inside, result, score):
+        if _less_sure_than_the_first_pass(indices, sureness, inside, result, score):
             continue
         added.append(Detections(index_box[None], [score], [INDEX_CLASS], [result.card_id], [result.probability],
                                 [result.runner_up_id], [result.runner_up_probability]))
         if score * result.probability >= sure:
-            replaced |= inside & (indices.confidence * indices.card_confidence < sure)
+            replaced |= inside & (sureness < sure)
     return Detections.concatenate([indices[~replaced], *added]), len(rows)
