@@ -77,3 +77,35 @@ def test_classifier_arch_comes_from_models_json_or_the_input_size(tmp_path):
     (tmp_path / "broken.onnx").write_bytes(b"not a model at all")
     with pytest.raises(ValueError, match="not an ONNX model"):
         pipeline.classifier_arch(tmp_path / "broken.onnx")
+
+
+def test_a_reader_grown_deeper_keeps_its_blocks_and_its_export_says_its_depth(tmp_path):
+    """`train_reader --start F --last-block N`: the start's stem and blocks carry over unchanged,
+    the added blocks come from ImageNet, the head is new (it reads more channels); the export
+    reloads at its own depth and `crib train` calls it a reader, by models.json or by the file."""
+    import torch
+
+    from vision.train.reader import (READER_SIZE, build_reader, deepen_reader, export_reader, reader_arch,
+                                     reader_from_onnx)
+
+    start = _reader_with_trained_statistics(torch)
+    deeper = deepen_reader(start, 12)
+    assert len(deeper.blocks) == 13 and deeper.head.in_features == 192
+    kept = {name: value for name, value in start.state_dict().items() if not name.startswith("head.")}
+    grown = deeper.state_dict()
+    assert all(torch.equal(grown[name], value) for name, value in kept.items())
+    imagenet = build_reader(pretrained=True, last_block=12).state_dict()
+    assert torch.equal(grown["blocks.12._depthwise_conv.weight"], imagenet["blocks.12._depthwise_conv.weight"])
+    with pytest.raises(ValueError, match="already ends at block 12"):
+        deepen_reader(deeper, 11)
+    with pytest.raises(ValueError, match="last block 16"):
+        build_reader(pretrained=False, last_block=16)
+
+    path = export_reader(deeper.eval(), tmp_path / "classifier.onnx")
+    reloaded = reader_from_onnx(path)
+    x = torch.from_numpy(np.random.default_rng(0).random((2, 3, READER_SIZE, READER_SIZE), dtype=np.float32))
+    with torch.no_grad():
+        assert len(reloaded.blocks) == 13 and np.array_equal(deeper(x).numpy(), reloaded(x).numpy())
+    assert pipeline.classifier_arch(path) == reader_arch(12) == "efficientnet-lite0-cut12"  # by the file
+    (tmp_path / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "arch": reader_arch(12)}}))
+    assert pipeline.is_reader(pipeline.classifier_arch(path)) and not pipeline.is_reader(pipeline.CNN_ARCH)

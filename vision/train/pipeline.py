@@ -22,13 +22,18 @@ from vision.classes import CARD_CODES, DETECTOR_CLASSES
 from vision.crops import CROP_MARGIN, CROP_SIZE
 from vision.train.classifier import ClassifierRecipe
 from vision.train.detector import DetectorRecipe, FinetuneStage
-from vision.train.reader import READER_SIZE
+from vision.train.reader import ARCH_PREFIX, READER_SIZE, last_block_of, reader_arch
 
 SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
 MODEL_VERSION = "4"
 # models.json "arch" of the classifier: the reader of models v4, or the small CNN of v1-v3
 # (a models.json without "arch" is one of those).
-READER_ARCH, CNN_ARCH = "efficientnet-lite0-cut10", "cnn7"
+READER_ARCH, CNN_ARCH = reader_arch(), "cnn7"  # "efficientnet-lite0-cut10": the reader `crib train` trains
+
+
+def is_reader(arch: str) -> bool:
+    """Whether a models.json "arch" names the reader (at any depth) rather than the CNN."""
+    return arch.startswith(ARCH_PREFIX)
 # The reader's optimiser settings as vision/train/train_reader.py runs them.
 READER_RECIPE = ClassifierRecipe(epochs=8, batch=128, lr=2e-3, weight_decay=1e-4)
 CNN_RECIPE = ClassifierRecipe()  # models v3's classifier (a --resume-from of one continues with it)
@@ -231,10 +236,13 @@ def classifier_arch(onnx_path: Path) -> str:
     import onnx
 
     try:
-        dims = onnx.load(str(onnx_path)).graph.input[0].type.tensor_type.shape.dim
+        graph = onnx.load(str(onnx_path)).graph
+        dims = graph.input[0].type.tensor_type.shape.dim
     except Exception as exc:  # protobuf's own error types for a file that is not an ONNX model
         raise ValueError(f"{onnx_path}: not an ONNX model ({type(exc).__name__})") from None
-    return READER_ARCH if [d.dim_value for d in dims[2:]] == [READER_SIZE, READER_SIZE] else CNN_ARCH
+    if [d.dim_value for d in dims[2:]] != [READER_SIZE, READER_SIZE]:
+        return CNN_ARCH
+    return reader_arch(last_block_of(init.name for init in graph.initializer))
 
 
 def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
@@ -249,25 +257,26 @@ def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, rec
     for seed in (plan.seed, plan.val_seed):
         if not 5 <= seed <= 20:
             raise ValueError(f"continuation seed {seed}: use 5..20 (1-4 are the recipe's own sets)")
-    is_reader = classifier_arch(plan.start) == READER_ARCH
-    size = READER_SIZE if is_reader else CROP_SIZE
+    arch = classifier_arch(plan.start)
+    reader = is_reader(arch)
+    size = READER_SIZE if reader else CROP_SIZE
     t = time.time()
-    tag = f"{plan.mix}_s{plan.seed}_{plan.scenes}" + (f"_{size}px" if is_reader else "")
+    tag = f"{plan.mix}_s{plan.seed}_{plan.scenes}" + (f"_{size}px" if reader else "")
     train_npz = crops_data.build_crops(work / f"crops_{tag}.npz", plan.scenes, plan.seed, plan.per_index,
                                        progress=progress, mix=plan.mix, jitter=crops_data.MEASURED_JITTER,
                                        crop_size=size)
     val_scenes = plan.val_scenes or max(1, plan.scenes // 10)
-    val_tag = f"{plan.mix}_s{plan.val_seed}_{val_scenes}" + (f"_{size}px" if is_reader else "")
+    val_tag = f"{plan.mix}_s{plan.val_seed}_{val_scenes}" + (f"_{size}px" if reader else "")
     val_npz = crops_data.build_crops(work / f"crops_val_{val_tag}.npz", val_scenes, plan.val_seed, 2,
                                      progress=progress, mix=plan.mix,
                                      jitter=crops_data.MEASURED_JITTER, crop_size=size)
     train_set, val_set = np.load(train_npz), np.load(val_npz)
     crops, labels, real_val = train_set["crops"], train_set["labels"], None
-    if is_reader:
+    if reader:
         crops, labels, real_val = _with_real_crops(crops, labels, recipe, log)
     log(f"classifier continuation data: {len(labels)} crops ({len(train_set['labels'])} rendered), "
         f"{len(val_set['labels'])} val crops in {time.time() - t:.0f} s")
-    if is_reader:
+    if reader:
         from vision.train.reader import export_reader, reader_from_onnx
 
         model, steps, export = reader_from_onnx(plan.start), recipe.classifier, export_reader
@@ -276,7 +285,7 @@ def continue_classifier(plan: ClassifierContinuation, out: Path, work: Path, rec
         steps = replace(CNN_RECIPE, threads=recipe.classifier.threads)
     before = clf.evaluate(model, val_set["crops"], val_set["labels"])
     real_before = clf.evaluate(model, *real_val) if real_val is not None else None
-    log(f"classifier from {plan.start} ({READER_ARCH if is_reader else CNN_ARCH}): val accuracy {before:.4f}"
+    log(f"classifier from {plan.start} ({arch}): val accuracy {before:.4f}"
         + (f", real val {real_before:.4f}" if real_val is not None else ""))
     model, after = clf.train_classifier(crops, labels, replace(steps, epochs=plan.epochs, lr=plan.lr),
                                         val=(val_set["crops"], val_set["labels"]), log=log, start=model)

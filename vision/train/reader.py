@@ -20,6 +20,17 @@ from vision.classes import CARD_CODES
 
 READER_SIZE = 80
 CUT_AFTER_BLOCK = 10  # keep blocks 0..10 (output stride 16, 112 channels)
+LITE0_BLOCKS = 16  # blocks 0..15; 11-14 give 192 channels at stride 32, 15 gives 320
+ARCH_PREFIX = "efficientnet-lite0-cut"  # models.json "arch": this and the last block kept
+
+
+def reader_arch(last_block: int = CUT_AFTER_BLOCK) -> str:
+    return f"{ARCH_PREFIX}{last_block}"
+
+
+def last_block_of(weight_names) -> int:
+    """The last Lite0 block a reader export keeps, from its weights' names ("blocks.N. ...")."""
+    return max((int(name.split(".")[1]) for name in weight_names if name.startswith("blocks.")), default=CUT_AFTER_BLOCK)
 
 
 def _backbone(pretrained: bool):
@@ -33,19 +44,23 @@ def _backbone(pretrained: bool):
     return EfficientNet.from_name("efficientnet-lite0", num_classes=len(CARD_CODES), image_size=READER_SIZE)
 
 
-def build_reader(pretrained: bool = True):
-    """The reader as a torch module (ImageNet features unless ``pretrained`` is False)."""
+def build_reader(pretrained: bool = True, last_block: int = CUT_AFTER_BLOCK):
+    """The reader as a torch module (ImageNet features unless ``pretrained`` is False), Lite0's
+    blocks 0..``last_block``."""
     import torch
     import torch.nn as nn
 
+    if not CUT_AFTER_BLOCK <= last_block < LITE0_BLOCKS:
+        raise ValueError(f"last block {last_block}: the reader keeps Lite0's blocks 0..N, N from {CUT_AFTER_BLOCK} "
+                         f"to {LITE0_BLOCKS - 1}")
     net = _backbone(pretrained)
 
     class Reader(nn.Module):
         def __init__(self):
             super().__init__()
             self.stem = nn.Sequential(net._conv_stem, net._bn0, nn.ReLU6())
-            self.blocks = nn.ModuleList(net._blocks[:CUT_AFTER_BLOCK + 1])
-            channels = net._blocks[CUT_AFTER_BLOCK]._block_args.output_filters
+            self.blocks = nn.ModuleList(net._blocks[:last_block + 1])
+            channels = net._blocks[last_block]._block_args.output_filters
             self.drop = nn.Dropout(0.2)
             self.head = nn.Linear(channels, len(CARD_CODES))
 
@@ -80,8 +95,8 @@ def reader_from_onnx(path: Path):
     import torch
     from onnx import numpy_helper
 
-    model = build_reader(pretrained=False)
     weights = {init.name: numpy_helper.to_array(init) for init in onnx.load(str(path)).graph.initializer}
+    model = build_reader(pretrained=False, last_block=last_block_of(weights))
     state = model.state_dict()
     missing = [name for name in state if name not in weights and not name.endswith("num_batches_tracked")]
     if missing:
@@ -89,3 +104,16 @@ def reader_from_onnx(path: Path):
     model.load_state_dict({name: torch.from_numpy(np.array(weights[name])) if name in weights else value
                            for name, value in state.items()})
     return model.eval()
+
+
+def deepen_reader(model, last_block: int):
+    """``model`` grown to end at Lite0 block ``last_block``: its stem and blocks kept, the blocks
+    added with their ImageNet weights, a new head (the old one reads fewer channels)."""
+    have = len(model.blocks) - 1
+    if last_block <= have:
+        raise ValueError(f"the reader already ends at block {have}: deepen it to a later block, not {last_block}")
+    deeper = build_reader(pretrained=True, last_block=last_block)
+    kept = {name: value for name, value in model.state_dict().items() if not name.startswith("head.")}
+    missing, _ = deeper.load_state_dict(kept, strict=False)
+    assert all(name.startswith(("head.", *(f"blocks.{i}." for i in range(have + 1, last_block + 1)))) for name in missing)
+    return deeper

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.train.classifier import ClassifierRecipe, evaluate, train_classifier
-from vision.train.reader import READER_SIZE, build_reader, export_reader, reader_from_onnx
+from vision.train.reader import (CUT_AFTER_BLOCK, READER_SIZE, build_reader, deepen_reader, export_reader,
+                                 reader_from_onnx)
 
 REAL_REPEAT = 2  # real crops appear this many times per epoch beside the rendered ones
 
@@ -37,6 +38,9 @@ def main(argv=None) -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--start", type=Path)
     parser.add_argument("--scratch", action="store_true")
+    parser.add_argument("--last-block", type=int, default=None,
+                        help="Lite0's last block the reader keeps (default: the --start file's, else 10); "
+                             "deeper than --start grows it: added blocks from ImageNet, a new head")
     parser.add_argument("--no-real", action="store_true", help="rendered crops only (the comparison)")
     parser.add_argument("--synth-val", type=Path, help="rendered val crops (.npz) whose accuracy is logged too")
     parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, help="times the real crops appear an epoch")
@@ -55,7 +59,12 @@ def main(argv=None) -> None:
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory
-    model = reader_from_onnx(args.start) if args.start else build_reader(pretrained=not args.scratch)
+    if args.start:
+        model = reader_from_onnx(args.start)
+        if args.last_block is not None and args.last_block != len(model.blocks) - 1:
+            model = deepen_reader(model, args.last_block)
+    else:
+        model = build_reader(pretrained=not args.scratch, last_block=args.last_block or CUT_AFTER_BLOCK)
     recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
                      weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
