@@ -29,14 +29,17 @@ MODEL_VERSION = "4"
 # models.json "arch" of the classifier: the reader of models v4, or the small CNN of v1-v3
 # (a models.json without "arch" is one of those).
 READER_ARCH, CNN_ARCH = reader_arch(), "cnn7"  # "efficientnet-lite0-cut10": the reader `crib train` trains
-
-
-def is_reader(arch: str) -> bool:
-    """Whether a models.json "arch" names the reader (at any depth) rather than the CNN."""
-    return arch.startswith(ARCH_PREFIX)
 # The reader's optimiser settings as vision/train/train_reader.py runs them.
 READER_RECIPE = ClassifierRecipe(epochs=8, batch=128, lr=2e-3, weight_decay=1e-4)
 CNN_RECIPE = ClassifierRecipe()  # models v3's classifier (a --resume-from of one continues with it)
+
+
+def is_reader(arch: str) -> bool:
+    """Whether a models.json "arch" names the reader (at any depth, see ``train_reader --last-block``)
+    rather than the CNN."""
+    return arch.startswith(ARCH_PREFIX)
+
+
 # A --real detector continuation renders this many v3 scenes beside the real photos (real_mix's default).
 REAL_MIX_IMAGES = 1000
 

@@ -59,12 +59,16 @@ def main(argv=None) -> None:
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory
-    if args.start:
-        model = reader_from_onnx(args.start)
-        if args.last_block is not None and args.last_block != len(model.blocks) - 1:
-            model = deepen_reader(model, args.last_block)
-    else:
-        model = build_reader(pretrained=not args.scratch, last_block=args.last_block or CUT_AFTER_BLOCK)
+    try:
+        if args.start:
+            model = reader_from_onnx(args.start)
+            if args.last_block is not None and args.last_block != len(model.blocks) - 1:
+                model = deepen_reader(model, args.last_block)
+        else:
+            model = build_reader(pretrained=not args.scratch,
+                                 last_block=CUT_AFTER_BLOCK if args.last_block is None else args.last_block)
+    except ValueError as exc:  # a --last-block the reader cannot have, a --start that is no reader
+        parser.error(str(exc))
     recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
                      weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
