@@ -109,3 +109,15 @@ def test_a_reader_grown_deeper_keeps_its_blocks_and_its_export_says_its_depth(tm
     assert pipeline.classifier_arch(path) == reader_arch(12) == "efficientnet-lite0-cut12"  # by the file
     (tmp_path / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "arch": reader_arch(12)}}))
     assert pipeline.is_reader(pipeline.classifier_arch(path)) and not pipeline.is_reader(pipeline.CNN_ARCH)
+
+
+def test_train_reader_says_a_depth_it_cannot_have_before_loading_any_crops(tmp_path, capsys):
+    """A --last-block past Lite0's blocks is one line and exit 2 before the crops are read (a
+    missing --synth file would otherwise be the error, after minutes of loading on real runs)."""
+    from vision.train import train_reader
+
+    with pytest.raises(SystemExit) as exit_info:
+        train_reader.main(["--last-block", "16", "--synth", str(tmp_path / "missing.npz"), "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "last block 16" in err and "missing.npz" not in err

@@ -49,16 +49,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     t = time.time()
-    repeat = 0 if args.no_real else args.real_repeat
-    rendered = [np.load(npz) for npz in args.synth]
-    rendered_x = np.concatenate([d["crops"] for d in rendered] or [np.zeros((0, READER_SIZE, READER_SIZE, 3), np.uint8)])
-    rendered_y = np.concatenate([d["labels"] for d in rendered] or [np.zeros((0,), np.int64)])
-    x, y, (val_x, val_y), real_count = reader_training_crops(rendered_x, rendered_y, READER_SIZE, repeat,
-                                                              real_photos_of("train"), real_photos_of("val"),
-                                                              looks_share=args.looks)
-    print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
-          f"({time.time() - t:.0f} s)", flush=True)
-    del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory
+    # The network first: a --last-block or --start it cannot use is said before minutes of loading crops.
     try:
         if args.start:
             model = reader_from_onnx(args.start)
@@ -69,6 +60,16 @@ def main(argv=None) -> None:
                                  last_block=CUT_AFTER_BLOCK if args.last_block is None else args.last_block)
     except ValueError as exc:  # a --last-block the reader cannot have, a --start that is no reader
         parser.error(str(exc))
+    repeat = 0 if args.no_real else args.real_repeat
+    rendered = [np.load(npz) for npz in args.synth]
+    rendered_x = np.concatenate([d["crops"] for d in rendered] or [np.zeros((0, READER_SIZE, READER_SIZE, 3), np.uint8)])
+    rendered_y = np.concatenate([d["labels"] for d in rendered] or [np.zeros((0,), np.int64)])
+    x, y, (val_x, val_y), real_count = reader_training_crops(rendered_x, rendered_y, READER_SIZE, repeat,
+                                                              real_photos_of("train"), real_photos_of("val"),
+                                                              looks_share=args.looks)
+    print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
+          f"({time.time() - t:.0f} s)", flush=True)
+    del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory
     recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
                      weight_decay=1e-4)
     args.out.mkdir(parents=True, exist_ok=True)
