@@ -15,7 +15,7 @@ measured in one run.
    the overlaps of issue 20 (pairs at a corner, rows at players' spacing, the starter on the pack)
    with poker chips and printed matter on the table.
    Seeds start at 9,000,000 (tuning uses 8,500,000+) and are checked against every scene seed of
-   the training data sets (``scene_seed(S, i)``, S = 1..20, i < 20,000).
+   the training data sets (``scene_seed(S, i)``, S = 1..31, i < 20,000).
 2. Runs the full pipeline on each JPEG (decode + infer + post, one photo at a time, models loaded
    once) and prints card precision (every reported card against the scene's cards) and recall
    (cards with a visible index) overall, per layout, per kind (show / hard), per arrangement and
@@ -53,7 +53,7 @@ TARGET_PRECISION, TARGET_RECALL, TARGET_MEDIAN_MS, TARGET_SHOW_GROUPS = 0.995, 0
 SIZE = (1280, 960)
 FIRST_BENCH_SEED = 9_000_000  # 8,500,000+ are the tuning seeds
 FIRST_TUNING_SEED = 8_500_000
-TRAINING_SETS, TRAINING_SET_MAX = range(1, 21), 20_000  # dataset seeds 1-4 (models v2) and 5-20 (next sets)
+TRAINING_SETS, TRAINING_SET_MAX = range(1, 32), 20_000  # dataset seeds 1-4 (models v2), 5-31 (next sets, reader crops)
 SHOW_LAYOUTS = ("hand_starter", "two_hands_crib_starter")
 LAYOUT_NAMES = {"hand_starter": "hand + starter", "two_hands_crib_starter": "two hands + crib + starter",
                 "deal6": "6-card deal", "fan": "fans / overlapping rows", "scatter": "scattered"}
@@ -91,7 +91,7 @@ def _render(job: tuple[dict, tuple[str, ...] | None, str]) -> tuple[bytes, dict]
 
 def training_seeds() -> set[int]:
     """Every scene seed of the training data sets: ``crib train``'s (dataset seeds 1-4) and the
-    next sets' (5-20), up to 20,000 scenes each."""
+    next sets and the reader's crops (5-31), up to 20,000 scenes each."""
     from vision.synth import scene_seed
     from vision.train import pipeline as train
 
