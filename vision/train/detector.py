@@ -108,15 +108,19 @@ def finetune_detector(weights: Path, data_yaml: Path, work: Path, recipe: Detect
 
 
 def run_stage(weights: Path, data_yaml: Path, work: Path, recipe: DetectorRecipe, stage: FinetuneStage, name: str,
-              device: str = "cpu") -> Path:
+              device: str = "cpu", snapshot_minutes: float | None = None) -> Path:
     """One fine-tune stage from ``weights`` (any ultralytics checkpoint, e.g. a committed
     ``models/train/detector_last.pt``); ultralytics saves ``runs/NAME/weights/last.pt`` after
-    every epoch, so a stopped stage leaves its last finished epoch. Returns that file."""
+    every epoch, so a stopped stage leaves its last finished epoch. ``snapshot_minutes``: also write
+    ``weights/snapshot.pt`` that often inside an epoch (an epoch at 640 px on 2 busy cores can outlast
+    a session). Returns ``last.pt``."""
     YOLO = _training_yolo(work)
     _use_threads(recipe.threads)
     model = YOLO(str(weights))
     if stage.stop_after is not None:
         model.add_callback("on_fit_epoch_end", _stop_after(stage.stop_after))
+    if snapshot_minutes:
+        model.add_callback("on_train_batch_end", _snapshot_every(snapshot_minutes * 60))
     model.train(
         **_common_train_args(data_yaml, work, recipe, device), name=name, epochs=stage.epochs,
         mosaic=0.0, close_mosaic=0, lr0=stage.lr0, lrf=stage.lrf, warmup_epochs=0.0,
@@ -136,6 +140,29 @@ def publish_checkpoint(weights: Path, out: Path, work: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     strip_optimizer(str(weights), str(out))
     return out
+
+
+def _snapshot_every(seconds: float):
+    """A callback saving the trainer's EMA weights to ``weights/snapshot.pt`` every ``seconds``, in
+    ultralytics' own checkpoint format (``run_stage`` can start from it), without touching last.pt."""
+    import time
+
+    due = [time.monotonic() + seconds]
+
+    def snapshot(trainer) -> None:
+        if time.monotonic() < due[0]:
+            return
+        due[0] = time.monotonic() + seconds
+        kept = trainer.last, trainer.best, trainer.save_period
+        trainer.last = trainer.best = trainer.wdir / "snapshot.pt"
+        trainer.save_period = -1
+        try:
+            trainer.save_model()
+        except Exception as error:  # a snapshot is a convenience: it never stops the training
+            print(f"snapshot not saved: {error}")
+        finally:
+            trainer.last, trainer.best, trainer.save_period = kept
+    return snapshot
 
 
 def _stop_after(epochs: int):
