@@ -125,7 +125,7 @@ def reader_on_crops(recognizer, photos) -> tuple[int, int]:
 
 def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
     """The full tables; returns the scores at 1x."""
-    from vision.train.real_cards import real_photos_of
+    from vision.train.real_sets import real_photos_of
 
     photos = real_photos_of("val")
     scenes = [p for p in photos if p.family != "crops" and p.cards]
@@ -164,7 +164,8 @@ def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
 
 def real_summary(recognizer) -> str | None:
     """One line for the default bench run; None when the real photos are not here."""
-    from vision.train.real_cards import RealDataError, real_photos_of
+    from vision.train.real_cards import RealDataError
+    from vision.train.real_sets import real_photos_of
 
     try:
         photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards]

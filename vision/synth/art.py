@@ -23,8 +23,8 @@ import numpy as np
 
 from vision.classes import CARD_CODES, RANKS, SUITS
 from vision.synth.kde_art import KDE_THEMES, faces_kde
+from vision.synth.raster import FACE_HEIGHT, ArtError, read_rgba, trim_face
 
-FACE_HEIGHT = 480
 ART_VERSION = "2"  # bump when rendering or index finding changes: invalidates the cache
 
 KENNARD_PACKAGE = "@heruka_urgyen/react-playing-cards@0.5.0"
@@ -53,10 +53,6 @@ REAL_DECK = "rf100-real"
 BUILT_DECKS: dict[str, str] = {REAL_DECK: "python -m vision.train.cutouts"}
 KNOWN_DECKS: tuple[str, ...] = TRAIN_DECKS + EVAL_DECKS + tuple(BUILT_DECKS)
 SHIPPABLE_DECKS: tuple[str, ...] = ("kennard",)  # CC0: the only art used for committed samples
-
-
-class ArtError(OSError):
-    """Card art could not be fetched or rendered (npm, rsvg-convert or a Debian theme missing)."""
 
 
 class UnknownDeckError(ValueError):
@@ -102,28 +98,7 @@ def _npm_package(spec: str, work: Path) -> Path:
 
 def _render_svg(svg: Path, out: Path, height: int) -> np.ndarray:
     _run(["rsvg-convert", "-h", str(height), "-o", str(out), str(svg)])
-    return _read_rgba(out)
-
-
-def _read_rgba(path: Path) -> np.ndarray:
-    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if image is None:
-        raise ArtError(f"cannot read rendered art {path}")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGRA)
-    if image.shape[2] == 3:
-        image = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
-    return image
-
-
-def _trim(face: np.ndarray) -> np.ndarray:
-    """Cut to the card's opaque outline and scale to FACE_HEIGHT."""
-    ys, xs = np.nonzero(face[:, :, 3] > 128)
-    face = face[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
-    scale = FACE_HEIGHT / face.shape[0]
-    width = int(round(face.shape[1] * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
-    return cv2.resize(face, (width, FACE_HEIGHT), interpolation=interp)
+    return read_rgba(out)
 
 
 def _faces_kennard(work: Path, folder: str) -> dict:
@@ -131,7 +106,7 @@ def _faces_kennard(work: Path, folder: str) -> dict:
     faces = {}
     for code in CARD_CODES:
         svg = package / "src" / "images" / folder / f"{code}.svg"
-        faces[code] = _trim(_render_svg(svg, work / f"{code}.png", FACE_HEIGHT))
+        faces[code] = trim_face(_render_svg(svg, work / f"{code}.png", FACE_HEIGHT))
     return faces
 
 
@@ -145,7 +120,7 @@ def _faces_svg_cards(work: Path) -> dict:
     for code in CARD_CODES:
         rank, suit = code[0], code[1]
         name = f"{_SVG_CARDS_SUITS[suit]}_{_SVG_CARDS_RANKS.get(rank, rank)}.png"
-        faces[code] = _trim(_read_rgba(package / "png" / "2x" / name))
+        faces[code] = trim_face(read_rgba(package / "png" / "2x" / name))
     return faces
 
 
@@ -165,7 +140,7 @@ def _faces_aisleriot(work: Path, theme: str) -> dict:
         col, row = RANKS.index(code[0]), sheet_rows.index(code[1])
         x1, y1 = int(round(col * cell_w)), int(round(row * cell_h))
         x2, y2 = int(round((col + 1) * cell_w)), int(round((row + 1) * cell_h))
-        faces[code] = _trim(sheet[y1:y2, x1:x2])
+        faces[code] = trim_face(sheet[y1:y2, x1:x2])
     return faces
 
 
@@ -310,12 +285,12 @@ def ensure_deck(name: str) -> Path:
 def load_deck(name: str) -> Deck:
     folder = ensure_deck(name)
     indices = json.loads((folder / "indices.json").read_text())
-    faces = {code: _read_rgba(folder / f"{code}.png") for code in CARD_CODES}
+    faces = {code: read_rgba(folder / f"{code}.png") for code in CARD_CODES}
     indices = {c: tuple(tuple(b) for b in v) for c, v in indices.items()}
     variants = {}
     if (folder / "variants.json").exists():  # several faces a code: {code: [{"face": file, "indices": boxes}]}
         listed = json.loads((folder / "variants.json").read_text())
         for code in CARD_CODES:
-            variants[code] = tuple((faces[code] if v["face"] == f"{code}.png" else _read_rgba(folder / v["face"]),
+            variants[code] = tuple((faces[code] if v["face"] == f"{code}.png" else read_rgba(folder / v["face"]),
                                     tuple(tuple(b) for b in v["indices"])) for v in listed[code])
     return Deck(name, faces, indices, variants)

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CARD_CODES
+from vision.synth.raster import ArtError, read_rgba, trim_face
 
 KDE_DIR = Path("/usr/share/carddecks")
 # deck name -> folder under KDE_DIR: the designs with rank-over-suit corner indices (checked by eye
@@ -45,7 +46,6 @@ def _svg_text(theme: str) -> tuple[Path, str]:
     folder = KDE_DIR / KDE_THEMES[theme]
     files = sorted(folder.glob("*.svgz")) if folder.exists() else []
     if not files:
-        from vision.synth.art import ArtError
         raise ArtError(f"KDE card deck {folder} missing: install the Debian package kdegames-card-data-kf5")
     return files[0], gzip.decompress(files[0].read_bytes()).decode("utf-8")
 
@@ -68,8 +68,6 @@ def _embedded_png(svg: str, ident: str) -> np.ndarray | None:
 
 
 def _rsvg(cmd: list[str]) -> None:
-    from vision.synth.art import ArtError
-
     try:
         subprocess.run(cmd, check=True, capture_output=True, timeout=300)
     except FileNotFoundError as exc:
@@ -88,10 +86,8 @@ def _opaque_box(face: np.ndarray) -> tuple[int, int, int, int] | None:
 def _render_card(svg: Path, ident: str, out: Path) -> np.ndarray | None:
     """Render one element about RENDER_HEIGHT tall. ``--export-id`` draws the element where it
     lies on the page, so a probe at zoom 1 finds it and the second render crops the page to it."""
-    from vision.synth.art import _read_rgba
-
     _rsvg(["rsvg-convert", "-i", ident, "-z", "1", "-o", str(out), str(svg)])
-    box = _opaque_box(_read_rgba(out))
+    box = _opaque_box(read_rgba(out))
     if box is None:
         return None
     x0, y0, x1, y1 = box
@@ -100,13 +96,11 @@ def _render_card(svg: Path, ident: str, out: Path) -> np.ndarray | None:
     _rsvg(["rsvg-convert", "-i", ident, "-z", f"{zoom:.5f}",
            f"--page-width={int((x1 - x0 + 2 * margin) * zoom)}", f"--page-height={int((y1 - y0 + 2 * margin) * zoom)}",
            f"--left={-(x0 - margin) * zoom:.2f}", f"--top={-(y0 - margin) * zoom:.2f}", "-o", str(out), str(svg)])
-    return _read_rgba(out)
+    return read_rgba(out)
 
 
 def faces_kde(work: Path, theme: str) -> dict:
     """52 upright faces (RGBA, trimmed to the card, FACE_HEIGHT tall) of a KDE deck."""
-    from vision.synth.art import ArtError, _trim
-
     source, text = _svg_text(theme)
     svg = work / f"{theme}.svg"
     svg.write_text(text, encoding="utf-8")
@@ -120,5 +114,5 @@ def faces_kde(work: Path, theme: str) -> dict:
             face = _render_card(svg, ident, work / f"{code}.png")
         if face is None or _opaque_box(face) is None:
             raise ArtError(f"{source.name}: card {ident} renders empty")
-        faces[code] = _trim(face)
+        faces[code] = trim_face(face)
     return faces

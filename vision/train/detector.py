@@ -23,7 +23,7 @@ class FinetuneStage:
 
 @dataclass(frozen=True)
 class DetectorRecipe:
-    # ultralytics' yolo11n.yaml, or str(lite0_detector.LITE0_YAML): the same neck and head on
+    # ultralytics' yolo11n.yaml, or str(lite0_backbone.LITE0_YAML): the same neck and head on
     # EfficientNet-Lite0's ImageNet features (its backbone loads them when the trainer builds it)
     model_yaml: str = "yolo11n.yaml"
     imgsz: int = 512
@@ -69,9 +69,9 @@ def _training_yolo(work: Path):
     offline_ultralytics(work / "ultralytics")
     from ultralytics import YOLO
 
-    from vision.train import lite0_detector
+    from vision.train import lite0_backbone
 
-    lite0_detector.register()
+    lite0_backbone.register()
     return YOLO
 
 

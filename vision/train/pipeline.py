@@ -185,7 +185,7 @@ def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRe
         raise ValueError(f"continuation seed {plan.seed}: use 5..20 (1-4 are the recipe's own sets)")
     t = time.time()
     if plan.real:
-        from vision.train.real_cards import real_photos_of
+        from vision.train.real_sets import real_photos_of
         from vision.train.real_mix import build_data
 
         # real_photos_of raises one clear error when the photos are missing, before anything is rendered
@@ -302,7 +302,8 @@ def _with_real_crops(crops: np.ndarray, labels: np.ndarray, recipe: TrainRecipe,
     """The rendered crops plus the real train split's crops (``REAL_REPEAT`` times, as
     train_reader does) when the real photos are present; also the real val split's crops (only
     measured) or None. Without the photos: the rendered crops alone, said in one log line."""
-    from vision.train.real_cards import RealDataError, real_dir, real_photos_of
+    from vision.train.real_cards import RealDataError, real_dir
+    from vision.train.real_sets import real_photos_of
     from vision.train.real_crops import reader_training_crops
     from vision.train.train_reader import REAL_REPEAT
 

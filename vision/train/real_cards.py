@@ -245,16 +245,3 @@ def photos_of(side: str, folder: str | os.PathLike | None = None) -> list[RealPh
         raise RealDataError(f"unknown split side {side!r}; choose train or val")
     split = read_split()
     return [p for p in load_photos(folder) if split.get(p.name) == side]
-
-
-def real_photos_of(side: str) -> list[RealPhoto]:
-    """One side of both real sets' splits: cardcounterml's (required) and rf100-poker's when it is
-    here (``vision.train.rf100``; its split goes by time within each hand)."""
-    from vision.train.rf100 import POKER, poker_photos_of
-
-    photos = photos_of(side)
-    try:
-        dataset_dir(POKER)
-    except RealDataError:
-        return photos
-    return photos + poker_photos_of(side)

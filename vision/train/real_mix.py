@@ -49,7 +49,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
     from vision.synth.dataset import write_dataset
-    from vision.train.real_cards import real_photos_of
+    from vision.train.real_sets import real_photos_of
     from vision.train.real_detector_data import PSEUDO_CARD_SCORE, write_real_detector_set
     from vision.train.real_looks import write_variant_set
     from vision.train.rf100 import apart
@@ -152,7 +152,7 @@ def main(argv=None) -> None:
         parser.error(f"--imgsz must be a multiple of 32, got {args.imgsz}")
     data = build_data(args.work, args.synth, args.synth_val, mix=args.mix, looks=args.looks,
                       real_deck_renders=args.real_deck_renders, layout_renders=tuple(args.layout_renders))
-    from vision.train.lite0_detector import keep_freed_memory
+    from vision.train.lite0_backbone import keep_freed_memory
 
     keep_freed_memory()  # Lite0's batches 3x faster (MODEL.md); a no-op cost for YOLO11n
     recipe = DetectorRecipe(cache="ram", threads=args.threads, hours=args.hours, imgsz=args.imgsz)

@@ -26,7 +26,7 @@ REAL_REPEAT = 2  # real crops appear this many times per epoch beside the render
 
 
 def main(argv=None) -> None:
-    from vision.train.real_cards import real_photos_of
+    from vision.train.real_sets import real_photos_of
     from vision.train.real_crops import reader_training_crops
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
