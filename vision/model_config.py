@@ -4,26 +4,44 @@ from __future__ import annotations
 
 import json
 import os
+from importlib import resources
 from pathlib import Path
 
 from vision.classes import CARD_CODES, DETECTOR_CLASSES
 
-DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+# The repository's models/ beside vision/ (a clone or an editable install). An installed wheel
+# carries the same files inside the package, as vision/models/ (setup.py maps the folder there).
+CHECKOUT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 class ModelConfigError(ValueError):
     """models.json is missing or does not describe the models this code expects."""
 
 
+def bundled_models_dir() -> Path:
+    """The shipped models: a source tree's own models/, else the copy installed in the package."""
+    if (CHECKOUT_MODELS_DIR / "models.json").is_file():
+        return CHECKOUT_MODELS_DIR
+    return Path(str(resources.files("vision") / "models"))
+
+
 def models_dir(path: str | os.PathLike | None = None) -> Path:
-    """The models folder: ``path``, else $CRIB_MODELS, else the bundled models/."""
-    return Path(path or os.environ.get("CRIB_MODELS") or DEFAULT_MODELS_DIR)
+    """The models folder: ``path``, else $CRIB_MODELS, else the shipped models."""
+    return Path(path or os.environ.get("CRIB_MODELS") or bundled_models_dir())
+
+
+def models_version(folder: str | os.PathLike | None = None) -> str:
+    """models.json's "version" of the models ``models_dir(folder)`` finds (raises ModelConfigError
+    when they are missing or malformed)."""
+    config = load_models_config(models_dir(folder))
+    return str(config.get("version", "unversioned"))
 
 
 def load_models_config(folder: str | os.PathLike) -> dict:
     path = Path(folder) / "models.json"
     if not path.is_file():
-        raise ModelConfigError(f"{path} not found: the recognition models are not installed")
+        raise ModelConfigError(f"{path} not found: the recognition models are not installed "
+                               "(set $CRIB_MODELS or --models to a folder holding models.json)")
     try:
         config = json.loads(path.read_text())
         detector, classifier = config["detector"], config["classifier"]

@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="crib", description="Cribbage companion: score, peg, recognise, board.",
                      epilog="crib COMMAND --help says more about each command; crib --version prints the version.")
-    parser.add_argument("--version", action="store_true", help="print the version and the commands")
+    parser.add_argument("--version", action="store_true", help="print the package's and the models' versions")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for module in COMMAND_MODULES:
@@ -47,19 +47,35 @@ def version() -> str:
     try:
         return installed_version("crib-companion")
     except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
+        from companion import __version__
+
+        return __version__
+
+
+def version_line() -> str:
+    """``crib --version``: one line, the package's version and the version of the models it reads."""
+    from vision.model_config import ModelConfigError, models_dir, models_version
+
+    try:
+        models = f"models v{models_version()} ({models_dir()})"
+    except ModelConfigError as exc:
+        models = f"models not found ({exc})"
+    return f"crib (Crib Companion) {version()}, {models}"
 
 
 def overview(parser: argparse.ArgumentParser) -> str:
-    """What ``crib`` alone and ``crib --version`` print: the version and every command."""
+    """What ``crib`` alone prints: the version and every command."""
     return f"crib (Crib Companion) {version()}\n\n{parser.format_help()}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
-    if not argv or argv == ["--version"]:
+    if not argv:
         print(overview(parser), end="")
+        return 0
+    if argv == ["--version"]:
+        print(version_line())
         return 0
     args = parser.parse_args(argv)
     try:

@@ -1,4 +1,6 @@
-"""``crib app [--demo]``: start the tablet app (Kivy). With no display: one line saying so."""
+"""``crib app [--demo]``: start the tablet app (Kivy). With no display: one line saying so.
+``crib app --check``: build the app without a screen (its window, root and first screen, offscreen),
+say which screen it opened on, and stop: proof that an install can run the app (CI does this)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ def register(sub) -> None:
     p.add_argument("--demo", action="store_true", help="simulated board (sim://) and sample photos as the camera")
     p.add_argument("--data", metavar="FOLDER", help="where games and settings live (default: the user data folder)")
     p.add_argument("--size", metavar="WxH", type=_size, help="window size, e.g. 1280x800 or 800x1280")
+    p.add_argument("--check", action="store_true",
+                   help="start the app offscreen (no display needed), print its first screen and stop")
     p.set_defaults(handler=run_app)
 
 
@@ -30,13 +34,43 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def run_app(args) -> int:
-    from companion.ui import NO_DISPLAY, has_display
+    from companion.paths import install_advice
+    from companion.ui import has_display, no_display
 
     if importlib.util.find_spec("kivy") is None:
-        raise CliError("kivy is not installed: `make app` installs it (pip install -e '.[app]')")
+        raise CliError(f"kivy is not installed: {install_advice('app')}")
+    if args.check:
+        return check_app(args)
     if not has_display():
-        print(f"crib app: {NO_DISPLAY}", file=sys.stderr)
+        print(f"crib app: {no_display()}", file=sys.stderr)
         return 2
     from companion.ui import run
 
     return run(demo=args.demo, folder=args.data, size=args.size or (1280, 800))
+
+
+def check_app(args) -> int:
+    """Build the app offscreen (real rendering: Kivy's window, the app's root, its first screen),
+    let it settle, and close it."""
+    import os
+
+    from companion.paths import data_dir
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+    from companion.ui.headless import Headless
+
+    folder = args.data or data_dir()
+    size = args.size or (1280, 800)
+    app = Headless(folder, demo=args.demo, size=size)
+    try:
+        try:
+            app.wait(timeout=60, what="the first screen")
+        except TimeoutError as exc:
+            raise CliError(str(exc)) from None
+        screen = app.current
+        if app.app.root is None or not app.screen().children:
+            raise CliError(f"the app started but its {screen!r} screen is empty")
+    finally:
+        app.close()
+    print(f"crib app: the app starts ({screen!r} screen, {size[0]}x{size[1]}, offscreen); games and settings in {folder}")
+    return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from companion.cli.common import CliError
 
-DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "sample_images"
+from companion.paths import sample_images
 
 
 def register(subparsers) -> None:
@@ -18,8 +18,8 @@ def register(subparsers) -> None:
         "samples", help="judge recognition on photos with JSON sidecars (the sample photos)",
         description="Recognise every photo in FOLDER that has a JSON sidecar (the scene's truth) and print one "
                     "summary line: photos, cards found / expected, photos exactly right.")
-    samples.add_argument("folder", nargs="?", default=str(DEFAULT_FOLDER), metavar="FOLDER",
-                         help="folder of photos with sidecars (default: the shipped sample_images/)")
+    samples.add_argument("folder", nargs="?", default=None, metavar="FOLDER",
+                         help="folder of photos with sidecars (default: the sample photos that come with crib)")
     samples.add_argument("--each", action="store_true", help="also one line per photo")
     samples.add_argument("--models", metavar="DIR", default=None, help="folder holding models.json (default: models/)")
     samples.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
@@ -31,7 +31,7 @@ def run_samples(args) -> int:
     from companion.demo import judge_photos, photos_in
     from vision import Recognizer
 
-    folder = Path(args.folder)
+    folder = Path(args.folder) if args.folder else sample_images()
     if not folder.is_dir():
         raise CliError(f"{folder}: not a folder")
     photos = photos_in(folder)

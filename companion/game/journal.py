@@ -44,13 +44,10 @@ UPDATE meta SET value = '2' WHERE key = 'schema_version';
 
 
 def data_dir() -> Path:
-    """Where games live: ``$CRIB_DATA_DIR`` or the platform's user data folder."""
-    override = os.environ.get(DATA_ENV)
-    if override:
-        return Path(override)
-    import platformdirs
+    """Where games live: ``$CRIB_DATA_DIR`` or the platform's user data folder (companion.paths)."""
+    from companion.paths import data_dir as user_data_dir
 
-    return Path(platformdirs.user_data_dir("crib-companion", appauthor=False))
+    return user_data_dir()
 
 
 def _now() -> str:

@@ -20,8 +20,14 @@ from __future__ import annotations
 import os
 import sys
 
-NO_DISPLAY = ("no display to open a window on (no DISPLAY or WAYLAND_DISPLAY): "
-              "`make screenshots` renders every screen to docs/screenshots/, `make demo` counts the sample photos")
+def no_display() -> str:
+    """Why no window opens, and what works without one (``make`` targets only in a checkout)."""
+    from companion.paths import checkout
+
+    why = "no display to open a window on (no DISPLAY or WAYLAND_DISPLAY): "
+    if checkout() is not None:
+        return why + "`make screenshots` renders every screen to docs/screenshots/, `make demo` counts the sample photos"
+    return why + "`crib samples` counts the sample photos, `crib show PHOTO` counts a photo of yours"
 
 
 def has_display() -> bool:
@@ -34,9 +40,14 @@ def has_display() -> bool:
 
 
 def quiet_kivy() -> None:
-    """Kivy must not read our command line nor log to the console (its log file stays)."""
+    """Kivy must not read our command line nor log to the console (its log file stays), and keeps
+    its own files (settings, logs) in the user data folder, beside the games (not ~/.kivy)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    if "ANDROID_ARGUMENT" not in os.environ:  # Android gives Kivy the app's own folder
+        from companion.paths import data_dir
+
+        os.environ.setdefault("KIVY_HOME", str(data_dir() / "kivy"))
 
 
 def run(demo: bool = False, folder: str | None = None, size: tuple[int, int] | None = None) -> int:

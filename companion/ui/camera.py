@@ -19,11 +19,11 @@ from typing import Sequence
 
 import numpy as np
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_images"
-
-
 def sample_photos(folder: Path | str | None = None) -> list[str]:
-    folder = Path(folder) if folder else SAMPLE_DIR
+    """The photos of ``folder`` (default: the sample photos, from a checkout or the package)."""
+    from companion.paths import sample_images
+
+    folder = Path(folder) if folder else sample_images()
     return sorted(str(p) for p in folder.glob("*.jpg"))
 
 

@@ -1,0 +1,58 @@
+"""Where the product reads and writes, the same from a checkout and from an installed package.
+
+data_dir()        games, settings, photos kept for a dispute, exports: the user's data folder
+                  (``platformdirs``; ``$CRIB_DATA_DIR`` overrides it), never inside the package
+checkout()        the repository folder when running from a source tree (a clone, an editable
+                  install), else None: advice naming ``make`` or ``pip install -e`` is only for it
+sample_images()   the sample photos: the checkout's sample_images/, else the copy in the package
+install_advice()  how to add an extra (``app``) in words for this kind of install
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+DATA_ENV = "CRIB_DATA_DIR"
+APP_NAME = "crib-companion"
+_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def data_dir() -> Path:
+    """Where everything the product writes lives: ``$CRIB_DATA_DIR`` or the platform's user data
+    folder (``~/.local/share/crib-companion`` on Linux)."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def checkout() -> Path | None:
+    """The repository root when companion/ is imported from a source tree (pyproject.toml and the
+    Makefile beside it), else None (an installed wheel: site-packages has neither)."""
+    if (_SOURCE_ROOT / "pyproject.toml").is_file() and (_SOURCE_ROOT / "Makefile").is_file():
+        return _SOURCE_ROOT
+    return None
+
+
+def sample_images() -> Path:
+    """The sample photos: a checkout's sample_images/, else the copy the wheel carries inside the
+    package (companion/sample_images/)."""
+    root = checkout()
+    if root is not None and (root / "sample_images").is_dir():
+        return root / "sample_images"
+    return Path(str(resources.files("companion") / "sample_images"))
+
+
+def install_advice(extra: str) -> str:
+    """How to install the optional ``extra`` (e.g. ``app``), in the words of this install: ``make``
+    in a checkout, the published package everywhere else."""
+    if checkout() is not None:
+        make_target = {"app": "make app"}.get(extra)
+        pip = f"pip install -e '.[{extra}]'"
+        return f"`{make_target}` installs it ({pip})" if make_target else pip
+    return (f"pip install 'crib-companion[{extra}]' in the environment crib runs from "
+            f"(with pipx: pipx install --force 'crib-companion[{extra}]')")
