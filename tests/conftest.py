@@ -6,7 +6,7 @@ when it loads into a process where Mesa's already is (reproduced: tests/ui then
 tests/vision/test_infer_models.py). Triton only compiles GPU kernels, which these CPU tests never
 use, so the suite runs without it: torch treats a triton that cannot be imported as absent.
 
-A test that needs the real labelled photos (README "Real photos") is marked
+A test that needs the real labelled photos (docs/CONTRIBUTING.md "Real photos") is marked
 ``@pytest.mark.real_photos("cardcounterml")`` (or ``"rf100-poker"``) and skipped with one line
 where that dataset is absent.
 """
@@ -19,7 +19,7 @@ if "triton" not in sys.modules:
     sys.modules["triton"] = None  # `import triton` raises ImportError in this process
 
 
-# --- the real labelled photos (README "Real photos") ------------------------------------------------
+# --- the real labelled photos (docs/CONTRIBUTING.md "Real photos") ----------------------------------
 # A test that needs a real dataset says so with @pytest.mark.real_photos("cardcounterml"); where
 # the dataset is absent (a fresh clone, or $CRIB_REAL_CARDS set empty) it is skipped with one line.
 # The committed fixtures (tests/fixtures/real/) need no marker: they are in every clone.
@@ -27,11 +27,11 @@ if "triton" not in sys.modules:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "real_photos(dataset): needs that real labelled dataset "
-                                       "(README 'Real photos'); skipped where it is absent")
+                                       "(docs/CONTRIBUTING.md 'Real photos'); skipped where it is absent")
 
 
 def real_photos_missing(dataset: str) -> str | None:
-    """Why ``dataset`` cannot be read here (one line naming it and the README section), or None."""
+    """Why ``dataset`` cannot be read here (one line naming it and the guide's section), or None."""
     from vision.train.real_cards import RealDataError, dataset_dir, real_root
 
     try:
@@ -39,7 +39,7 @@ def real_photos_missing(dataset: str) -> str | None:
     except RealDataError:
         root = real_root()
         where = "$CRIB_REAL_CARDS is empty" if root is None else f"not in {root}"
-        return f"needs the real photos {dataset}/ ({where}): see README 'Real photos'"
+        return f"needs the real photos {dataset}/ ({where}): see docs/CONTRIBUTING.md 'Real photos'"
     return None
 
 

@@ -91,8 +91,8 @@ def test_errors_are_one_line_exit_2(capsys, tmp_path):
     assert status == 2 and "unknown rule set 'vegas'" in err
 
 
-def test_the_readme_example_is_the_committed_script_and_its_real_output(capsys):
-    readme = (SCRIPTS.parents[2] / "README.md").read_text()
+def test_the_guides_example_is_the_committed_script_and_its_real_output(capsys):
+    readme = (SCRIPTS.parents[2] / "docs" / "GAME.md").read_text()
     example = (SCRIPTS / "readme_example.json").read_text().rstrip()
     assert example in readme
     status, out, _ = crib(capsys, "game", "replay", str(SCRIPTS / "readme_example.json"))
