@@ -18,7 +18,8 @@ from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
-from vision import CardGroup, PhotoSource, RecognizedCard, Recognition, Recognizer, Role, shared_recognizer
+from vision import (CardGroup, Code, Notice, PhotoSource, RecognizedCard, Recognition, Recognizer, Role,
+                    shared_recognizer)
 
 # The results (GroupShow, PhotoShow, the STARTER_* values) live in companion.counted, which
 # companion.doubt reads too; they are imported from here as before.
@@ -117,7 +118,8 @@ def name_unread(recognition: Recognition, named: Mapping[int, str]) -> Recogniti
         group.append(code)
         cards.append(RecognizedCard(code, 1.0, box))
     roles = [g.role for g in recognition.groups] + [Role.UNKNOWN] * (len(groups) - len(recognition.groups))
-    warnings = tuple(w for w in recognition.warnings if not any(w.startswith(f"unread card {n} at ") for n in named))
+    warnings = tuple(w for w in recognition.warnings  # by code and number, never by the words
+                     if not (isinstance(w, Notice) and w.code == Code.UNREAD_CARD and w.args[0] in named))
     order = {code: i for i, code in enumerate(c for g in groups for c in g)}
     return replace(recognition, cards=tuple(sorted(cards, key=lambda c: order.get(c.card, len(order)))),
                    groups=tuple(CardGroup(role, tuple(g)) for role, g in zip(roles, groups)), warnings=warnings,

@@ -18,6 +18,7 @@ from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError,
                            read_photo)
 from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, ThresholdError
 from vision.model_config import ModelConfigError
+from vision.notices import Code, Notice
 from vision.pipeline import PhotoSource, Recognizer, recognize, shared_recognizer
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.runtime import BackendUnavailableError, ModelFileError
@@ -25,7 +26,7 @@ from vision.runtime import BackendUnavailableError, ModelFileError
 __all__ = [
     "Recognizer", "recognize", "shared_recognizer", "PhotoSource",
     "read_photo", "decode_photo", "photo_from_array", "Photo",
-    "Recognition", "RecognizedCard", "CardGroup", "Role",
+    "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code",
     "CONFIRM_BELOW", "LONE_INDEX_SCORE", "UNREAD_CARD_SCORE",
     "ImageInputError", "ImageNotFoundError", "NotAFileError", "EmptyImageError", "NotAnImageError",
     "TruncatedImageError", "UnreadableImageError",

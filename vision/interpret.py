@@ -22,6 +22,7 @@ from vision.ground import on_card_ground
 from vision.identify import merge_indices
 from vision.layout import Layout, arrange
 from vision.outlines import Outlines, assign_outlines
+from vision.notices import Code, Notice
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.sure_reads import LONE_SURE, frame_marks, lies_on_a_card, mid_face, reader_probability
 
@@ -80,34 +81,40 @@ class Thresholds:
 
 def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
               thresholds: Thresholds = Thresholds()) -> Recognition:
-    """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
-    warnings: list[str] = []
+    """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, notices."""
     outlines = assign_outlines(merge_indices(indices, card_boxes), card_boxes)
     reader = reader_probability(outlines.cards, outlines.index_score)
     cards, guessed, guess = unname_unsure_reads(outlines.cards)
-    disputed = disputed_corners(cards, outlines.disputed, guessed, warnings)
-    keep = evidence_to_keep(cards, outlines, guessed, guess, thresholds, warnings, reader, indices, photo)
+    disputed, said_disputed = disputed_corners(cards, outlines.disputed, guessed)
+    keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, thresholds, reader, indices, photo)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     one_corner = outlines.corners[keep] < 2
     layout = arrange(cards)
-    warnings.extend(layout.warnings)
-    counts = cards_seen_twice(cards, warnings)
-    named = name_cards(cards, disputed, counts, photo.scale, thresholds.confirm_below, warnings, one_corner)
+    counts, said_twice = cards_seen_twice(cards)
+    named, said_unsure = name_cards(cards, disputed, counts, photo.scale, thresholds.confirm_below, one_corner)
     ordered, groups = in_groups(layout, named, cards.codes)
-    unread = unread_boxes(cards, guess, photo.scale, warnings)
-    if not ordered:
-        warnings.insert(0, "no card found in the photo")
-    elif len(ordered) > MAX_CARDS:
-        warnings.insert(0, f"{len(ordered)} cards found: more than {MAX_CARDS}, this does not look like a cribbage layout")
-    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), tuple(warnings), {}, unread)
+    unread, said_unread = unread_boxes(cards, guess, photo.scale)
+    notices = (*overall(len(ordered)), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
+               *said_unread)
+    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), notices, {}, unread)
+
+
+def overall(found: int) -> tuple[Notice, ...]:
+    """What is said first: no card at all, or more than a cribbage layout holds."""
+    if not found:
+        return (Notice(Code.NO_CARD),)
+    if found > MAX_CARDS:
+        return (Notice(Code.TOO_MANY_CARDS, (found, MAX_CARDS)),)
+    return ()
 
 
 def unname_unsure_reads(cards: Detections) -> tuple[Detections, np.ndarray, np.ndarray]:
     """Reads under READ_FLOOR become unread cards. Returns the cards, which rows were unnamed,
-    and per row the guess to say ("7S, 0.12") or None."""
+    and per row the guess to say (code, probability) or None."""
     guessed = (cards.card_id != UNREAD) & (cards.card_confidence < READ_FLOOR)
-    guess = np.array([f"{code}, {p:.2f}" if unsure else None
-                      for code, p, unsure in zip(cards.codes, cards.card_confidence, guessed)], object)
+    guess = np.empty(len(cards), object)  # filled one by one: numpy would make rows of the pairs
+    guess[:] = [(code, float(p)) if unsure else None
+                for code, p, unsure in zip(cards.codes, cards.card_confidence, guessed)]
     if guessed.any():
         cards = cards.with_cards(np.where(guessed, UNREAD, cards.card_id), np.where(guessed, 0.0, cards.card_confidence),
                                  np.where(guessed, UNREAD, cards.runner_up_id),
@@ -115,27 +122,29 @@ def unname_unsure_reads(cards: Detections) -> tuple[Detections, np.ndarray, np.n
     return cards, guessed, guess
 
 
-def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray, warnings: list[str]) -> np.ndarray:
-    """Mask of the named cards whose corners read two different codes (said in ``warnings``)."""
+def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray) -> tuple[np.ndarray, tuple[Notice, ...]]:
+    """Mask of the named cards whose corners read two different codes, and the notices saying so."""
     mask = np.zeros(len(cards), bool)
+    said = []
     for row, other in sorted(disputed.items()):
         if guessed[row]:
             continue  # said with the unread card
         mask[row] = True
-        warnings.append(f"the corners of one card read {cards.codes[row]} and {other}: confirm this card")
-    return mask
+        said.append(Notice(Code.DISPUTED_CORNERS, (cards.codes[row], other)))
+    return mask, tuple(said)
 
 
 def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
-                     thresholds: Thresholds, warnings: list[str], reader: np.ndarray,
-                     indices: Detections, photo: Photo) -> np.ndarray:
+                     thresholds: Thresholds, reader: np.ndarray,
+                     indices: Detections, photo: Photo) -> tuple[np.ndarray, tuple[Notice, ...]]:
     """Mask of the rows that are cards: named cards unless only a weak lone index says so (a lone
     index the reader is sure of, on another card near its edge or printed on card-sized ground, is
     a half-hidden card or one cut by the photo's edge: issue 20),
     or they are a mark in the middle of another card's face or a court's frame marks on a
     coinciding card; unread card boxes the detector is sure of that are not a second box of a named
     card; unnamed reads unless only their index says a card is there or they lie on a named card (a
-    pip, a court)."""
+    pip, a court). Returns the mask and the notices of what was ignored."""
+    said: list[Notice] = []
     read = cards.card_id != UNREAD
     lone = read & outlines.estimated & (outlines.index_score < thresholds.lone_index_score)
     half_hidden = (reader >= LONE_SURE) & lies_on_a_card(cards, outlines.estimated, outlines.index_centre)
@@ -146,35 +155,25 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     weak = lone & ~half_hidden
     marks = read & ~weak & mid_face(cards, outlines.index_centre)
     if marks.any():  # a court's picture or a large pip given a box of its own (issue 20)
-        said = ", ".join(cards.codes[i] for i in np.flatnonzero(marks))
-        warnings.append(f"ignored {said}: read in the middle of another card's face, not in a corner")
+        said.append(Notice(Code.MID_FACE_MARKS, (tuple(cards.codes[i] for i in np.flatnonzero(marks)),)))
     framed = read & ~weak & ~marks & frame_marks(cards, outlines.index_centre, indices)
     if framed.any():  # a court's frame marks read as a card, given a box of their own (sample hand_starter_spread)
-        said = ", ".join(cards.codes[i] for i in np.flatnonzero(framed))
-        warnings.append(f"ignored {said}: read on another card's face, where no corner index lies")
+        said.append(Notice(Code.FRAME_MARKS, (tuple(cards.codes[i] for i in np.flatnonzero(framed)),)))
     marks |= framed
-    weak_rows = np.flatnonzero(weak)
-    if len(weak_rows) == 1:
-        i = weak_rows[0]
-        warnings.append(f"ignored a corner index read as {cards.codes[i]} with no card around it "
-                        f"(detector score {outlines.index_score[i]:.2f})")
-    elif len(weak_rows):  # one line for them all: a keyboard or a pattern can make many
-        scores = ", ".join(f"{cards.codes[i]} {outlines.index_score[i]:.2f}" for i in weak_rows)
-        warnings.append(f"ignored {len(weak_rows)} corner indices with no card around them (detector scores: {scores})")
+    if weak.any():  # one notice for them all: a keyboard or a pattern can make many
+        said.append(Notice(Code.LONE_INDICES, (tuple((cards.codes[i], float(outlines.index_score[i]))
+                                                     for i in np.flatnonzero(weak)),)))
     inside_read = np.zeros(len(cards), bool)
     if read.any() and (~read).any():
         inside_read[~read] = boxes.covered_fraction(cards.xyxy[~read], cards.xyxy[read]) >= DUPLICATE_INSIDE
     stray = guessed & (outlines.estimated | inside_read)
-    for lone, where, many in ((True, "with no card around it", "with no card around them"),
-                              (False, "on a card read otherwise", "on cards read otherwise")):
+    for lone, code in ((True, Code.UNSURE_LONE_READS), (False, Code.UNSURE_READS_ON_CARDS)):
         rows = [i for i in np.flatnonzero(stray) if bool(outlines.estimated[i]) == lone]
-        if len(rows) == 1:
-            warnings.append(f"ignored an unsure corner read ({guess[rows[0]]}) {where}")
-        elif rows:  # one line, not one per read: a patterned cloth reads as many unsure corners
-            reads = "; ".join(guess[i] for i in rows)
-            warnings.append(f"ignored {len(rows)} unsure corner reads {many} ({reads})")
+        if rows:  # one notice, not one per read: a patterned cloth reads as many unsure corners
+            said.append(Notice(code, (tuple(guess[i] for i in rows),)))
     sure_box = cards.confidence >= thresholds.unread_card_score
-    return (read & ~weak & ~marks) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
+    keep = (read & ~weak & ~marks) | (~read & ~guessed & sure_box & ~inside_read) | (guessed & ~stray)
+    return keep, tuple(said)
 
 
 def printed_on_a_card(photo: Photo, cards: Detections, outlines: Outlines, indices: Detections,
@@ -191,20 +190,18 @@ def printed_on_a_card(photo: Photo, cards: Detections, outlines: Outlines, indic
     return out
 
 
-def cards_seen_twice(cards: Detections, warnings: list[str]) -> Counter:
+def cards_seen_twice(cards: Detections) -> tuple[Counter, tuple[Notice, ...]]:
     """How often each code was named; a code named twice is said (one deck has one of each)."""
     counts = Counter(c for c in cards.codes if c)
-    for code, count in sorted(counts.items()):
-        if count > 1:
-            warnings.append(f"{code} seen {count} times far apart: one deck has one {code}; check the photo")
-    return counts
+    return counts, tuple(Notice(Code.SEEN_TWICE, (code, count)) for code, count in sorted(counts.items()) if count > 1)
 
 
 def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: float, confirm_below: float,
-               warnings: list[str], one_corner: np.ndarray | None = None) -> dict[int, RecognizedCard]:
+               one_corner: np.ndarray | None = None) -> tuple[dict[int, RecognizedCard], tuple[Notice, ...]]:
     """The named rows as cards with boxes in photo pixels, flagged to confirm when read under
     ``confirm_below``, seen twice, or disputed, or read from one corner only (``one_corner``) under
-    ONE_CORNER_FACTOR x ``confirm_below``."""
+    ONE_CORNER_FACTOR x ``confirm_below``; the notices asking to confirm them."""
+    said: list[Notice] = []
     one_corner = np.zeros(len(cards), bool) if one_corner is None else one_corner
     named: dict[int, RecognizedCard] = {}
     codes = cards.codes
@@ -213,14 +210,14 @@ def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: 
         runner_up = CARD_CODES[cards.runner_up_id[i]] if cards.runner_up_id[i] >= 0 else None
         lone_corner = bool(one_corner[i]) and confidence < ONE_CORNER_FACTOR * confirm_below
         confirm = confidence < confirm_below or counts[code] > 1 or bool(disputed[i]) or lone_corner
-        alternative = f" (or {runner_up}, {cards.runner_up_confidence[i]:.2f})" if runner_up else ""
+        read = (code, confidence, runner_up, float(cards.runner_up_confidence[i]))
         if confidence < confirm_below:
-            warnings.append(f"{code} read with low confidence {confidence:.2f}{alternative}: confirm this card")
+            said.append(Notice(Code.LOW_CONFIDENCE, read))
         elif lone_corner and not disputed[i] and counts[code] == 1:
-            warnings.append(f"{code} read from one corner only at {confidence:.2f}{alternative}: confirm this card")
+            said.append(Notice(Code.ONE_CORNER, read))
         box = tuple(float(v) * scale for v in cards.xyxy[i])
         named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]))
-    return named
+    return named, tuple(said)
 
 
 def in_groups(layout: Layout, named: dict[int, RecognizedCard],
@@ -235,13 +232,11 @@ def in_groups(layout: Layout, named: dict[int, RecognizedCard],
     return ordered, groups
 
 
-def unread_boxes(cards: Detections, guess: np.ndarray, scale: float, warnings: list[str]) -> tuple:
-    """Boxes (photo pixels) of the cards whose index could not be read, each said with its guess."""
+def unread_boxes(cards: Detections, guess: np.ndarray, scale: float) -> tuple[tuple, tuple[Notice, ...]]:
+    """Boxes (photo pixels) of the cards whose index could not be read, and a notice for each with
+    its guess, numbered from 1: the player names it by its number (crib show --card 1 QH)."""
     rows = np.flatnonzero(cards.card_id == UNREAD)
     unread = tuple(tuple(float(v) * scale for v in cards.xyxy[i]) for i in rows)
-    for number, (row, box) in enumerate(zip(rows, unread), 1):
-        best = f" (best guess {guess[row]})" if guess[row] else ""
-        # numbered: the player names it by its number (crib show --card 1 QH)
-        warnings.append(f"unread card {number} at [{', '.join(f'{v:.0f}' for v in box)}] has no readable "
-                        f"index{best}: check it")
-    return unread
+    said = tuple(Notice(Code.UNREAD_CARD, (number, box, guess[row]))
+                 for number, (row, box) in enumerate(zip(rows, unread), 1))
+    return unread, said

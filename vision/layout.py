@@ -29,6 +29,7 @@ import numpy as np
 
 from vision import boxes
 from vision.detections import UNREAD, Detections
+from vision.notices import Code, Notice
 from vision.results import ROLE_ORDER, Role
 
 # The constants below were set by hand on the layouts of tests/vision/test_layout.py (every
@@ -79,7 +80,7 @@ class Group:
 @dataclass(frozen=True)
 class Layout:
     groups: tuple[Group, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Notice, ...]
 
 
 def apparent_aspect(xyxy: np.ndarray) -> float:
@@ -247,7 +248,7 @@ def arrange(cards: Detections, link_distance: float = LINK_DISTANCE) -> Layout:
     """Groups and roles for the cards (``Group.members`` are their rows). Cards whose index was
     not read count for group sizes; groups of unread cards only (card backs, a pack) get no role."""
     xyxy, read = cards.xyxy, cards.card_id != UNREAD
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     components = _reading_order(_table_groups(xyxy, read, link_distance, warnings), xyxy)
     sizes = [_counted(g, read, xyxy) for g in components]
     roles = _roles(components, sizes, xyxy, warnings)
@@ -256,7 +257,7 @@ def arrange(cards: Detections, link_distance: float = LINK_DISTANCE) -> Layout:
     return Layout(tuple(groups), tuple(warnings))
 
 
-def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warnings: list[str]) -> list[list[int]]:
+def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warnings: list[Notice]) -> list[list[int]]:
     """The groups holding a read card, a starter pushed against a hand taken apart."""
     components = [g for g in cluster(xyxy, link_distance) if read[g].any()]
     sizes = [_counted(g, read, xyxy) for g in components]
@@ -267,11 +268,11 @@ def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warn
         if starter is not None:
             components.remove(five)
             components += [[m for m in five if m != starter], [starter]]
-            warnings.append("the starter lies close to a hand: took the card set apart from the other four")
+            warnings.append(Notice(Code.STARTER_PUSHED))
     return components
 
 
-def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warnings: list[str]) -> list[Role]:
+def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warnings: list[Notice]) -> list[Role]:
     """The role of each group by its size (see the module docstring), warnings for the player."""
     roles = [Role.UNKNOWN] * len(components)
     lone = [i for i, s in enumerate(sizes) if s == 1]
@@ -279,34 +280,32 @@ def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warn
     if len(lone) == 1 and others:
         roles[lone[0]] = Role.STARTER
     elif len(lone) > 1:
-        warnings.append(f"{len(lone)} lone cards apart from the groups: cannot tell which is the starter")
+        warnings.append(Notice(Code.LONE_CARDS, (len(lone),)))
     elif len(components) == 1 and sizes[0] == 1:
-        warnings.append("a single card: no hand to read")
+        warnings.append(Notice(Code.SINGLE_CARD))
 
     for i in others:
         if sizes[i] in (4, 5, 6):
             roles[i] = Role.HAND
         else:
-            warnings.append(f"a group of {sizes[i]} cards is neither a hand (4) nor a deal (5 or 6)")
+            warnings.append(Notice(Code.ODD_GROUP, (sizes[i],)))
     if 6 in sizes:
-        warnings.append("a group of 6 cards is a deal: discard 2 to the crib before the show")
+        warnings.append(Notice(Code.DEAL_OF_SIX))
     if 5 in sizes:
-        # 5 is also a 6-card deal with a card not found: say both, not just the three-player deal
-        warnings.append("a group of 5 cards: a three-player deal (discard 1 to the crib before the show), "
-                        "or a card of it was not found: check the photo")
+        warnings.append(Notice(Code.DEAL_OF_FIVE))  # a deal of 5, or of 6 with a card not found
 
     fours = [i for i in others if sizes[i] == 4]
     starter = lone[0] if lone and roles[lone[0]] == Role.STARTER else None
     if len(fours) >= 3:
         if starter is None:
-            warnings.append(f"{len(fours)} groups of 4 and no starter apart: cannot tell which is the crib")
+            warnings.append(Notice(Code.NO_STARTER_FOR_CRIB, (len(fours),)))
         else:
             distance = [_group_gap(components[i], components[starter], xyxy) for i in fours]
             order = np.argsort(distance, kind="stable")
             roles[fours[order[0]]] = Role.CRIB
             nearest, runner_up = distance[order[0]], distance[order[1]]
             if runner_up < CRIB_UNSURE_RATIO * nearest:
-                warnings.append("unsure which group is the crib: two groups lie almost equally near the starter")
+                warnings.append(Notice(Code.CRIB_UNSURE))
     return roles
 
 

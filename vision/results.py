@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from vision.notices import Notice, text_of
+
 
 class Role(StrEnum):
     """What a group of cards on the table is. A deal of 5 or 6 cards is a ``HAND`` (to be
@@ -55,7 +57,8 @@ class CardGroup:
 @dataclass(frozen=True)
 class Recognition:
     """A recognised photo: ``cards`` in group order, ``groups`` (hands in reading order, then
-    the crib, the starter, unknown groups), ``warnings`` for the player, ``ms`` per stage
+    the crib, the starter, unknown groups), ``warnings`` for the player (``Notice`` codes with
+    arguments; ``str()`` or ``Notice.text`` words them; the JSON holds the words), ``ms`` per stage
     (decode, infer, second_look, post), ``unread_boxes``: cards whose index could not be read, and
     ``looked_again``: how many card boxes the second look read again."""
 
@@ -64,7 +67,7 @@ class Recognition:
     height: int
     cards: tuple[RecognizedCard, ...]
     groups: tuple[CardGroup, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Notice, ...]
     ms: dict = field(default_factory=dict)
     unread_boxes: tuple[Box, ...] = ()
     looked_again: int = 0
@@ -73,8 +76,12 @@ class Recognition:
         return {"image": self.image, "width": self.width, "height": self.height,
                 "cards": [c.as_json() for c in self.cards],
                 "groups": [g.as_json() for g in self.groups],
-                "warnings": list(self.warnings),
+                "warnings": self.warning_texts(),
                 "ms": {k: round(v, 1) for k, v in self.ms.items()}}
+
+    def warning_texts(self) -> list[str]:
+        """The warnings in words, as the player reads them."""
+        return [text_of(w) for w in self.warnings]
 
     def card(self, code: str) -> RecognizedCard | None:
         return next((c for c in self.cards if c.card == code), None)

@@ -9,6 +9,7 @@ from vision.classes import CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import Detections
 from vision.interpret import READ_FLOOR, interpret
+from vision.notices import Code
 
 
 def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
@@ -19,7 +20,7 @@ def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
     photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
     result = interpret(Detections.concatenate([indices, stray]), cards, photo, "stray")
     assert sorted(c.card for c in result.cards) == sorted(codes)
-    assert any("ignored a corner index read as KS with no card around it" in w for w in result.warnings)
+    assert any("ignored a corner index read as KS with no card around it" in w for w in map(str, result.warnings))
     sure = Detections(stray.xyxy, [0.9], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97], [CARD_INDEX["KC"]], [0.01])
     result = interpret(Detections.concatenate([indices, sure]), cards, photo, "sure")
     assert "KS" in [c.card for c in result.cards]  # a clear index is a card even without its box
@@ -36,7 +37,7 @@ def test_two_corners_of_one_card_that_disagree_make_one_card_to_confirm():
     assert sorted(c.card for c in result.cards) == sorted(codes)  # no phantom 6S
     five = result.card("5S")
     assert five.confirm and five.runner_up == "6S"
-    assert any("read 5S and 6S" in w for w in result.warnings)
+    assert any("read 5S and 6S" in w for w in map(str, result.warnings))
     hand = next(g for g in result.groups if g.role == "hand")
     assert sorted(hand.cards) == ["5C", "5H", "5S", "JD"]
 
@@ -53,7 +54,7 @@ def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
     result = interpret(unsure, cards, photo, "unsure")
     assert sorted(c.card for c in result.cards) == sorted(set(codes) - {"5C"})  # neither 7C nor 5C
     assert len(result.unread_boxes) == 1 and np.allclose(result.unread_boxes[0], card_boxes[five])
-    assert any("no readable index (best guess 7C" in w and "check it" in w for w in result.warnings)
+    assert any("no readable index (best guess 7C" in w and "check it" in w for w in map(str, result.warnings))
     hand = next(g for g in result.groups if g.role == "hand")  # still a hand: 3 read + 1 unread
     assert sorted(hand.cards) == ["5H", "5S", "JD"]
     # Just above the floor the read is a card, flagged for the player to confirm.
@@ -74,7 +75,7 @@ def test_an_unsure_stray_read_on_a_card_read_otherwise_is_said_and_ignored():
                        photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "pip")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert result.unread_boxes == ()
-    assert any("ignored an unsure corner read (9D, 0.08)" in w for w in result.warnings)
+    assert any("ignored an unsure corner read (9D, 0.08)" in w for w in map(str, result.warnings))
 
 
 def test_an_index_over_a_neighbours_box_is_not_taken_for_a_misread():
@@ -153,7 +154,7 @@ def test_many_unsure_stray_reads_are_one_warning_not_one_each():
                         [CARD_INDEX[g] for g in guesses], [0.2] * 5, [CARD_INDEX["9H"]] * 5, [0.1] * 5)
     result = interpret(Detections.concatenate([indices, strays]), cards, _photo(), "cloth")
     assert sorted(c.card for c in result.cards) == sorted(codes)
-    said = [w for w in result.warnings if "unsure corner read" in w]
+    said = [w for w in map(str, result.warnings) if "unsure corner read" in w]
     assert said == ["ignored 5 unsure corner reads with no card around them "
                     "(9C, 0.08; JD, 0.08; QD, 0.08; JS, 0.08; 8C, 0.08)"]
 
@@ -164,7 +165,7 @@ def test_several_weak_lone_indices_are_one_warning():
     weak = Detections([[1000, 800, 1013, 830], [1100, 800, 1113, 830]], [0.3, 0.35], [INDEX_CLASS] * 2,
                       [CARD_INDEX["KS"], CARD_INDEX["7S"]], [0.97, 0.97], [CARD_INDEX["KC"]] * 2, [0.01] * 2)
     result = interpret(Detections.concatenate([indices, weak]), cards, _photo(), "keyboard")
-    said = [w for w in result.warnings if "with no card around" in w]
+    said = [w for w in map(str, result.warnings) if "with no card around" in w]
     assert said == ["ignored 2 corner indices with no card around them (detector scores: KS 0.30, 7S 0.35)"]
 
 
@@ -177,7 +178,11 @@ def test_unread_cards_are_numbered_for_the_player_to_name():
                         indices.card_confidence[keep], indices.runner_up_id[keep], indices.runner_up_confidence[keep])
     result = interpret(unread, cards, _photo(), "unread")
     assert len(result.unread_boxes) == 1
-    assert any(w.startswith("unread card 1 at [") and "has no readable index" in w for w in result.warnings)
+    assert any(w.startswith("unread card 1 at [") and "has no readable index" in w for w in map(str, result.warnings))
+    # callers act on the code and its arguments, never on the words
+    [notice] = [w for w in result.warnings if w.code == Code.UNREAD_CARD]
+    assert notice.args[0] == 1 and notice.args[1] == result.unread_boxes[0]
+    assert result.as_json()["warnings"] == [w.text() for w in result.warnings]
 
 
 def test_a_group_of_five_is_said_to_be_a_three_player_deal_or_a_card_missed():
@@ -185,7 +190,7 @@ def test_a_group_of_five_is_said_to_be_a_three_player_deal_or_a_card_missed():
     drop = [i for i in range(len(codes)) if i != 0]
     indices, cards = detections_for([codes[i] for i in drop], card_boxes[drop], [index_boxes[i] for i in drop])
     result = interpret(indices, cards, _photo(), "deal6 missing one")
-    [five] = [w for w in result.warnings if "group of 5" in w]
+    [five] = [w for w in map(str, result.warnings) if "group of 5" in w]
     assert "three-player deal" in five and "a card of it was not found" in five
 
 

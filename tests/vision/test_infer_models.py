@@ -88,7 +88,7 @@ def test_sample_photos_are_read_by_the_committed_models(recognizers):
             if not annotation["groups"]:  # loose cards, one card close up: no groups to judge
                 grouped = True
             elif groups_touch(annotation):  # overlapping groups: the reader must say it cannot split them
-                grouped = any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in result.warnings)
+                grouped = any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in map(str, result.warnings))
             else:
                 grouped = [g for g in got if g[1]] == groups
             if grouped:

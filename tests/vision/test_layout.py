@@ -62,19 +62,19 @@ def test_deal_of_six_is_a_hand_with_a_warning():
     codes, card_boxes, _indices, _groups = table("deal6")
     layout = _arrange(card_boxes)
     assert [(g.role, len(g.members)) for g in layout.groups] == [("hand", 6)]
-    assert any("deal" in w for w in layout.warnings)
+    assert any("deal" in w for w in map(str, layout.warnings))
 
 
 def test_crib_is_the_group_nearest_the_starter_and_unsure_when_tied():
     codes, boxes, _indices, _groups = table("two_hands_crib_starter")
     layout = _arrange(boxes)
-    assert not any("unsure" in w for w in layout.warnings)
+    assert not any("unsure" in w for w in map(str, layout.warnings))
     # Starter equally far from two groups of 4: the crib is still chosen, with a warning.
     tied = np.vstack([_row_of_four(300, 150), _row_of_four(300, 900), _row_of_four(1000, 150),
                       [[550, 430, 650, 570]]]).astype(np.float32)
     layout = _arrange(tied)
     assert [g.role for g in layout.groups].count("crib") == 1
-    assert any("unsure which group is the crib" in w for w in layout.warnings)
+    assert any("unsure which group is the crib" in w for w in map(str, layout.warnings))
 
 
 def _row_of_four(cx, cy):
@@ -86,7 +86,7 @@ def test_two_lone_cards_give_no_starter_and_say_so():
                       [800, 600, 900, 740], [1100, 100, 1200, 240]], np.float32)
     layout = _arrange(boxes)
     assert sorted(g.role for g in layout.groups) == ["hand", "unknown", "unknown"]
-    assert any("2 lone cards" in w for w in layout.warnings)
+    assert any("2 lone cards" in w for w in map(str, layout.warnings))
 
 
 def _row_of_five(step: float, last_step: float):
@@ -98,21 +98,21 @@ def _row_of_five(step: float, last_step: float):
 def test_a_starter_pushed_against_a_hand_is_taken_apart():
     layout = _arrange(_row_of_five(110, 155))  # a gap of 55 px after four cards 10 px apart
     assert sorted((g.role, len(g.members)) for g in layout.groups) == [("hand", 4), ("starter", 1)]
-    assert any("took the card set apart" in w for w in layout.warnings)
+    assert any("took the card set apart" in w for w in map(str, layout.warnings))
 
 
 def test_the_end_card_of_an_overlapping_row_stays_in_the_row():
     # each card under the next by 60 %, the last by 40 %: farther out, but lying on the fourth
     layout = _arrange(_row_of_five(40, 60))
     assert [len(g.members) for g in layout.groups] == [5]
-    assert not any("took the card set apart" in w for w in layout.warnings)
+    assert not any("took the card set apart" in w for w in map(str, layout.warnings))
 
 
 def test_odd_group_is_unknown_with_a_warning():
     boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [700, 500, 800, 640]], np.float32)
     layout = _arrange(boxes)
     assert sorted(g.role for g in layout.groups) == ["starter", "unknown"]
-    assert any("group of 3" in w for w in layout.warnings)
+    assert any("group of 3" in w for w in map(str, layout.warnings))
 
 
 def test_pack_under_the_starter_does_not_make_it_a_pair():
@@ -145,7 +145,7 @@ def test_empty_and_single_card_layouts():
     assert _arrange(np.zeros((0, 4), np.float32)).groups == ()
     single = _arrange(np.array([[10, 10, 110, 150]], np.float32))
     assert [g.role for g in single.groups] == ["unknown"]
-    assert any("single card" in w for w in single.warnings)
+    assert any("single card" in w for w in map(str, single.warnings))
 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
@@ -195,7 +195,7 @@ def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
         return  # loose cards or one card close up: no show laid out, no groups to compare
     if groups_touch(annotation):
         # Groups whose cards overlap cannot be told apart from the photo: the reader must say so.
-        assert any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in result.warnings)
+        assert any("neither a hand" in w or "cannot tell" in w or "unsure" in w for w in map(str, result.warnings))
         return
     assert partition(g.cards for g in result.groups) == partition(g["cards"] for g in annotation["groups"])
     roles = {tuple(sorted(g.cards)): g.role for g in result.groups}
@@ -203,7 +203,7 @@ def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
         cards = tuple(sorted(c for c in group["cards"] if c in visible))
         role = roles[cards]
         if len(cards) > 6:  # a row of 13, a fan of 7: no cribbage hand, said so
-            assert role == "unknown" and any(f"a group of {len(cards)} cards is neither" in w for w in result.warnings)
+            assert role == "unknown" and any(f"a group of {len(cards)} cards is neither" in w for w in map(str, result.warnings))
             continue
         assert role == group["role"] or {role, group["role"]} == {"hand", "crib"}
     if [g["role"] for g in annotation["groups"]].count("crib"):

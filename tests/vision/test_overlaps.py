@@ -41,7 +41,7 @@ def test_two_different_sure_reads_in_one_card_box_are_two_cards():
     cards = Detections([merged], [0.95], [CARD_CLASS])
     result = interpret(indices, cards, _photo(), "pair")
     assert sorted(c.card for c in result.cards) == ["3C", "3D"]
-    assert not any("corners of one card" in w for w in result.warnings)
+    assert not any("corners of one card" in w for w in map(str, result.warnings))
 
 
 def test_one_card_whose_corners_disagree_is_still_one_card_to_confirm():
@@ -53,7 +53,7 @@ def test_one_card_whose_corners_disagree_is_still_one_card_to_confirm():
     result = interpret(indices, cards, _photo(), "disputed")
     assert [c.card for c in result.cards] == ["5S"]
     assert result.cards[0].confirm and result.cards[0].runner_up == "6S"
-    assert any("corners of one card read 5S and 6S" in w for w in result.warnings)
+    assert any("corners of one card read 5S and 6S" in w for w in map(str, result.warnings))
 
 
 def test_a_sure_lone_index_at_the_edge_of_another_card_is_a_half_hidden_card():
@@ -81,7 +81,7 @@ def test_a_lone_index_read_just_surely_at_the_edge_of_another_card_is_a_card():
         result = interpret(indices, cards, _photo(), "lower card")
         assert sorted(c.card for c in result.cards) == expected, p
         if p < SURE_READER:
-            assert any("unsure corner read (7H" in w for w in result.warnings)
+            assert any("unsure corner read (7H" in w for w in map(str, result.warnings))
         else:
             assert result.card("7H").confirm
 
@@ -123,7 +123,7 @@ def test_a_sure_lone_index_printed_on_a_chip_is_not_a_card():
     the reader."""
     result = _lone_index_on("chip")
     assert [c.card for c in result.cards] == ["4C"]
-    assert any("ignored a corner index read as 2S with no card around it" in w for w in result.warnings)
+    assert any("ignored a corner index read as 2S with no card around it" in w for w in map(str, result.warnings))
 
 
 def test_a_sure_lone_index_printed_on_a_card_cut_by_the_photo_edge_is_a_card():
@@ -139,7 +139,7 @@ def test_a_sure_lone_index_of_a_card_already_shown_is_not_a_second_card():
     not a second 4C to confirm."""
     result = _lone_index_on("card", "4C")
     assert [c.card for c in result.cards] == ["4C"]
-    assert not any("seen 2 times" in w for w in result.warnings)
+    assert not any("seen 2 times" in w for w in map(str, result.warnings))
 
 
 def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
@@ -154,8 +154,8 @@ def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
                       det=0.45, p=LONE_SURE - 0.1)
     result = interpret(Detections.concatenate([indices, blank, doubtful]), cards, _photo(), "chip")
     assert [c.card for c in result.cards] == ["4C"]
-    assert any("read as 2S with no card around it (detector score 0.35)" in w for w in result.warnings)
-    assert any("unsure corner read (9H, 0.18)" in w for w in result.warnings)
+    assert any("read as 2S with no card around it (detector score 0.35)" in w for w in map(str, result.warnings))
+    assert any("unsure corner read (9H, 0.18)" in w for w in map(str, result.warnings))
 
 
 def test_a_mark_in_the_middle_of_a_face_with_a_box_of_its_own_is_not_a_card():
@@ -168,7 +168,7 @@ def test_a_mark_in_the_middle_of_a_face_with_a_box_of_its_own_is_not_a_card():
     result = interpret(Detections.concatenate([indices, mark]), Detections.concatenate([cards, phantom]), _photo(),
                        "court")
     assert [c.card for c in result.cards] == ["QH"]
-    assert any("ignored JS: read in the middle of another card's face" in w for w in result.warnings)
+    assert any("ignored JS: read in the middle of another card's face" in w for w in map(str, result.warnings))
 
 
 def _framed_jack(*marks: tuple[float, float]):
@@ -190,7 +190,7 @@ def test_a_court_frames_marks_on_a_coinciding_box_are_not_a_card():
     QH, given a box of their own that coincides with the jack's: no card puts its indices there."""
     result = _framed_jack((0.75, 0.22), (0.25, 0.78))
     assert [c.card for c in result.cards] == ["JS"]
-    assert any("ignored QH: read on another card's face, where no corner index lies" in w for w in result.warnings)
+    assert any("ignored QH: read on another card's face, where no corner index lies" in w for w in map(str, result.warnings))
 
 
 @pytest.mark.parametrize("marks", [[(0.75, 0.22)], [(0.25, 0.2), (0.75, 0.8)], [(0.93, 0.12), (0.07, 0.88)],
@@ -270,7 +270,7 @@ def test_a_card_read_from_one_corner_only_is_confirmed_unless_read_very_surely()
     p = CONFIRM_BELOW * (1 + ONE_CORNER_FACTOR) / 2 / 0.9  # confidence between the two thresholds
     one = interpret(_index(top_left, "6C", p=p), cards, _photo(), "one corner")
     assert one.card("6C").confirm
-    assert any("6C read from one corner only" in w for w in one.warnings)
+    assert any("6C read from one corner only" in w for w in map(str, one.warnings))
     both = interpret(Detections.concatenate([_index(top_left, "6C", p=p), _index(bottom_right, "6C", p=p)]), cards,
                      _photo(), "both corners")
     assert not both.card("6C").confirm

@@ -1,0 +1,113 @@
+"""What recognition tells the player, as codes with arguments (standard library only).
+
+The steps return ``Notice`` values; the words are made where they are shown (``Notice.text``: the
+CLI, the app, the JSON). A caller acts on a notice by its ``code`` and ``args``, never by its words:
+``companion`` drops the notice of an unread card the player named by ``Code.UNREAD_CARD`` and its
+number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Code(StrEnum):
+    """Every notice recognition gives. The arguments each one carries are listed beside it."""
+
+    NO_CARD = "no_card"  # ()
+    TOO_MANY_CARDS = "too_many_cards"  # (cards found, the most a cribbage layout holds)
+    DISPUTED_CORNERS = "disputed_corners"  # (card kept, the other code its corners read)
+    MID_FACE_MARKS = "mid_face_marks"  # (codes,): reads in the middle of another card's face
+    FRAME_MARKS = "frame_marks"  # (codes,): reads on another card's face, where no corner lies
+    LONE_INDICES = "lone_indices"  # ((code, detector score), ...): indices with no card around them
+    UNSURE_LONE_READS = "unsure_lone_reads"  # ((code, probability), ...): unsure reads with no card around
+    UNSURE_READS_ON_CARDS = "unsure_reads_on_cards"  # ((code, probability), ...): on cards read otherwise
+    SEEN_TWICE = "seen_twice"  # (code, times)
+    LOW_CONFIDENCE = "low_confidence"  # (code, confidence, runner-up or None, its confidence)
+    ONE_CORNER = "one_corner"  # (code, confidence, runner-up or None, its confidence)
+    UNREAD_CARD = "unread_card"  # (number from 1, box x1 y1 x2 y2, best guess (code, probability) or None)
+    STARTER_PUSHED = "starter_pushed"  # (): the starter taken from a group of 5
+    LONE_CARDS = "lone_cards"  # (how many lone cards)
+    SINGLE_CARD = "single_card"  # ()
+    ODD_GROUP = "odd_group"  # (group size): neither a hand nor a deal
+    DEAL_OF_SIX = "deal_of_six"  # ()
+    DEAL_OF_FIVE = "deal_of_five"  # ()
+    NO_STARTER_FOR_CRIB = "no_starter_for_crib"  # (groups of 4)
+    CRIB_UNSURE = "crib_unsure"  # ()
+
+
+def _guess(read: tuple[str, float]) -> str:
+    return f"{read[0]}, {read[1]:.2f}"
+
+
+def _alternative(runner_up: str | None, confidence: float) -> str:
+    return f" (or {runner_up}, {confidence:.2f})" if runner_up else ""
+
+
+def _unsure(reads: tuple, one: str, many: str) -> str:
+    if len(reads) == 1:
+        return f"ignored an unsure corner read ({_guess(reads[0])}) {one}"
+    return f"ignored {len(reads)} unsure corner reads {many} ({'; '.join(_guess(r) for r in reads)})"
+
+
+def _lone_indices(reads: tuple) -> str:
+    if len(reads) == 1:
+        code, score = reads[0]
+        return f"ignored a corner index read as {code} with no card around it (detector score {score:.2f})"
+    scores = ", ".join(f"{code} {score:.2f}" for code, score in reads)
+    return f"ignored {len(reads)} corner indices with no card around them (detector scores: {scores})"
+
+
+def _unread(number: int, box: tuple, guess: tuple | None) -> str:
+    best = f" (best guess {_guess(guess)})" if guess else ""
+    return f"unread card {number} at [{', '.join(f'{v:.0f}' for v in box)}] has no readable index{best}: check it"
+
+
+_TEXT = {
+    Code.NO_CARD: lambda: "no card found in the photo",
+    Code.TOO_MANY_CARDS: lambda n, most: f"{n} cards found: more than {most}, this does not look like a cribbage layout",
+    Code.DISPUTED_CORNERS: lambda code, other: f"the corners of one card read {code} and {other}: confirm this card",
+    Code.MID_FACE_MARKS: lambda codes: f"ignored {', '.join(codes)}: read in the middle of another card's face, "
+                                       f"not in a corner",
+    Code.FRAME_MARKS: lambda codes: f"ignored {', '.join(codes)}: read on another card's face, where no corner index lies",
+    Code.LONE_INDICES: _lone_indices,
+    Code.UNSURE_LONE_READS: lambda reads: _unsure(reads, "with no card around it", "with no card around them"),
+    Code.UNSURE_READS_ON_CARDS: lambda reads: _unsure(reads, "on a card read otherwise", "on cards read otherwise"),
+    Code.SEEN_TWICE: lambda code, n: f"{code} seen {n} times far apart: one deck has one {code}; check the photo",
+    Code.LOW_CONFIDENCE: lambda code, p, runner, q: f"{code} read with low confidence {p:.2f}"
+                                                    f"{_alternative(runner, q)}: confirm this card",
+    Code.ONE_CORNER: lambda code, p, runner, q: f"{code} read from one corner only at {p:.2f}"
+                                                f"{_alternative(runner, q)}: confirm this card",
+    Code.UNREAD_CARD: _unread,
+    Code.STARTER_PUSHED: lambda: "the starter lies close to a hand: took the card set apart from the other four",
+    Code.LONE_CARDS: lambda n: f"{n} lone cards apart from the groups: cannot tell which is the starter",
+    Code.SINGLE_CARD: lambda: "a single card: no hand to read",
+    Code.ODD_GROUP: lambda n: f"a group of {n} cards is neither a hand (4) nor a deal (5 or 6)",
+    Code.DEAL_OF_SIX: lambda: "a group of 6 cards is a deal: discard 2 to the crib before the show",
+    # 5 is also a 6-card deal with a card not found: say both, not just the three-player deal
+    Code.DEAL_OF_FIVE: lambda: "a group of 5 cards: a three-player deal (discard 1 to the crib before the show), "
+                               "or a card of it was not found: check the photo",
+    Code.NO_STARTER_FOR_CRIB: lambda n: f"{n} groups of 4 and no starter apart: cannot tell which is the crib",
+    Code.CRIB_UNSURE: lambda: "unsure which group is the crib: two groups lie almost equally near the starter",
+}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One thing recognition tells the player: a ``Code`` and its arguments (see ``Code``).
+    ``text()`` (and ``str()``) words it."""
+
+    code: Code
+    args: tuple = ()
+
+    def text(self) -> str:
+        return _TEXT[self.code](*self.args)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def text_of(notice) -> str:
+    """A notice's words; a plain string (a caller's own warning) as it is."""
+    return notice if isinstance(notice, str) else notice.text()
