@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from hardware import palette
+from hardware import palette, power
 
 GEOMETRY_DIR = Path(__file__).resolve().parent / "geometry"
 HOLES = 120          # holes 1..120 per track
@@ -161,6 +161,10 @@ class Geometry:
 #define GAME_LEDS {self.games_per_track}
 #define MAX_GAMES {MAX_GAMES}
 #define SHORT_GAME {SHORT_GAME}
+#define LED_CHANNEL_MA {power.CHANNEL_MA}
+#define LED_IDLE_UA {power.IDLE_UA}
+#define CONTROLLER_MA {power.CONTROLLER_MA}
+#define DEFAULT_CURRENT_LIMIT_MA {power.DEFAULT_LIMIT_MA}
 static const uint16_t HOLE_LED[TRACKS][POSITIONS] PROGMEM = {{
   {tracks}
 }};

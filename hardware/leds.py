@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from hardware import palette
+from hardware import palette, power
 from hardware.geometry import GAME_HOLE, Geometry
-from hardware.protocol import crc16
+from hardware.protocol import TestMode, crc16
 from hardware.state import BoardState
 
 
@@ -36,8 +36,37 @@ COMET_RGB = {"win": palette.WIN_HEAD_RGB, "skunk": palette.SKUNK_HEAD_RGB,
 
 
 def render(geometry: Geometry, state: BoardState | None, status: LinkStatus = LinkStatus.CONNECTED,
-           anim_frame: int = 0) -> bytes:
-    """GRB bytes, three per LED in strip order, exactly as the firmware fills its buffer."""
+           anim_frame: int = 0, light_budget: int | None = None) -> bytes:
+    """GRB bytes, three per LED in strip order, exactly as the firmware fills its buffer; then
+    scaled to ``light_budget`` (None: the default firmware's, 500 mA) as the firmware's limiter does."""
+    return power.limit(draw(geometry, state, status, anim_frame), _budget(geometry, light_budget))
+
+
+def _budget(geometry: Geometry, light_budget: int | None) -> int:
+    return power.light_budget(geometry.led_count) if light_budget is None else light_budget
+
+
+def track_leds(geometry: Geometry, track: int) -> tuple[int, ...]:
+    """Every LED of a track: start, holes 1..120, game hole, dealer, games won (a TEST pattern)."""
+    games = geometry.game_leds[track] if geometry.game_leds else ()
+    return (*geometry.hole_leds[track], geometry.dealer_leds[track], *games)
+
+
+def render_test(geometry: Geometry, mode: TestMode, rgb: tuple[int, int, int] = (0, 0, 0), index: int = 0,
+                light_budget: int | None = None) -> bytes:
+    """The buffer of a TEST pattern (not TestMode.END: that is the state's picture again)."""
+    buf = bytearray(geometry.led_count * 3)
+    lit = {TestMode.LED: (index,), TestMode.TRACK: track_leds(geometry, index) if mode == TestMode.TRACK else (),
+           TestMode.ALL: range(geometry.led_count)}[mode]
+    r, g, b = rgb
+    for led in lit:
+        buf[3 * led:3 * led + 3] = bytes((g, r, b))
+    return power.limit(buf, _budget(geometry, light_budget))
+
+
+def draw(geometry: Geometry, state: BoardState | None, status: LinkStatus = LinkStatus.CONNECTED,
+         anim_frame: int = 0) -> bytes:
+    """The picture before the limiter: what the firmware draws for a state."""
     buf = bytearray(geometry.led_count * 3)
     level = state.brightness if state else palette.DEFAULT_BRIGHTNESS
 

@@ -13,7 +13,7 @@ import collections
 import time
 from typing import Callable
 
-from hardware import leds
+from hardware import leds, power
 from hardware import messages as msg
 from hardware import protocol as proto
 from hardware import timeouts as T
@@ -201,10 +201,39 @@ class Link:
         """For a still state on a known geometry: the board's LED buffer must be this host's picture."""
         if self.geometry is None or state is None or state.animation is not None:
             return
-        expected = leds.led_crc(leds.render(self.geometry, state, leds.LinkStatus.CONNECTED))
+        expected = leds.led_crc(leds.render(self.geometry, state, leds.LinkStatus.CONNECTED,
+                                            light_budget=self.light_budget))
         if led_crc != expected:
             raise LinkError(f"the board's LED buffer (CRC 0x{led_crc:04X}) is not the picture of the state it "
                             f"acknowledged (0x{expected:04X}): firmware and host disagree")
+
+    @property
+    def light_budget(self) -> int:
+        """The limit the board's frames are scaled to (none before the firmware had a limiter)."""
+        if self.info is None or self.info.light_budget is None:
+            return power.UNLIMITED
+        return self.info.light_budget
+
+    def test(self, mode: proto.TestMode, rgb: tuple[int, int, int] = (0, 0, 0), index: int = 0, *,
+             timeout: float = T.SET_STATE_S, retries: int = T.REQUEST_RETRIES) -> msg.TestReply:
+        """Shows a test pattern (TestMode.END: the state again); on a known geometry the board's LED
+        buffer is checked against this host's picture of the pattern."""
+        if self.info is not None and not self.info.features & proto.Features.TEST:
+            raise LinkError(f"test patterns need newer firmware (firmware "
+                            f"{'.'.join(map(str, self.info.firmware))} has no TEST): flash this version")
+        if self.info is not None:
+            limit = self.info.led_count if mode == proto.TestMode.LED else self.info.tracks
+            if mode in (proto.TestMode.LED, proto.TestMode.TRACK) and not 0 <= index < limit:
+                what = "LED" if mode == proto.TestMode.LED else "track"
+                raise ValueError(f"{what} {index}: the board has {what}s 0..{limit - 1}")
+        reply = msg.TestReply.decode(self.request(MessageType.TEST, proto.encode_test(mode, rgb, index),
+                                                  timeout=timeout, retries=retries).payload)
+        if self.geometry is not None and mode != proto.TestMode.END:
+            expected = leds.led_crc(leds.render_test(self.geometry, mode, rgb, index, self.light_budget))
+            if reply.led_crc != expected:
+                raise LinkError(f"the board's test pattern (CRC 0x{reply.led_crc:04X}) is not this host's "
+                                f"(0x{expected:04X}): firmware and host disagree")
+        return reply
 
     def _needs_games(self, what: str) -> None:
         if self.info is not None and not self.info.features & proto.Features.GAMES:

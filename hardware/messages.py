@@ -10,6 +10,7 @@ import struct
 from dataclasses import dataclass
 
 from hardware.protocol import (
+    BUTTON_TESTING,
     BoardFlags,
     ButtonAction,
     Features,
@@ -36,6 +37,8 @@ class BoardInfo:
     geometry_name: str
     features: Features = Features(0)
     flags: BoardFlags | None = None     # 1.1: the board's flags when it answered (RESTORED, ...)
+    current_limit_ma: int | None = None  # Features.TEST: the supply budget the firmware was built for
+    light_budget: int | None = None      # ... and the largest sum of channel values a frame may have
 
     @classmethod
     def decode(cls, payload: bytes) -> "BoardInfo":
@@ -43,10 +46,13 @@ class BoardInfo:
         _need(payload, 10, "hello reply")
         pmaj, pmin, fmaj, fmin, fpatch, tracks, leds, gid = struct.unpack("<6BHH", payload[:10])
         name, nul, rest = payload[10:].partition(b"\x00")
-        features = Features(rest[0] & 0x07) if nul and rest else Features(0)
-        flags = BoardFlags(rest[1] & 0x3F) if nul and len(rest) > 1 else None
+        features = Features(rest[0] & 0x0F) if nul and rest else Features(0)
+        flags = BoardFlags(rest[1] & 0x7F) if nul and len(rest) > 1 else None
+        limit = budget = None
+        if features & Features.TEST and len(rest) >= 8:
+            limit, budget = struct.unpack("<HI", rest[2:8])
         return cls((pmaj, pmin), (fmaj, fmin, fpatch), tracks, leds, gid, name.decode("ascii", "replace"),
-                   features, flags)
+                   features, flags, limit, budget)
 
     def format(self) -> str:
         return (f"protocol {self.protocol[0]}.{self.protocol[1]}, firmware {'.'.join(map(str, self.firmware))}, "
@@ -64,6 +70,20 @@ class Ack:
         _need(payload, 5, "ack")
         state_crc, led_crc, flags = struct.unpack("<HHB", payload[:5])
         return cls(state_crc, led_crc, BoardFlags(flags))
+
+
+@dataclass(frozen=True)
+class TestReply:
+    """The reply to TEST: the LED buffer now on show and the flags (TESTING while a pattern shows)."""
+
+    led_crc: int
+    flags: BoardFlags
+
+    @classmethod
+    def decode(cls, payload: bytes) -> "TestReply":
+        _need(payload, 3, "test reply")
+        led_crc, flags = struct.unpack("<HB", payload[:3])
+        return cls(led_crc, BoardFlags(flags))
 
 
 @dataclass(frozen=True)
@@ -168,8 +188,14 @@ class ButtonEvent:
             raise PayloadError(f"unknown button action {action}") from None
         return cls(number, track, kind, result, StateReply.decode(payload[5:]))
 
+    @property
+    def tested(self) -> bool:
+        """Pressed while a test pattern showed: seen, and the game left as it was."""
+        return self.result == BUTTON_TESTING
+
     def format(self) -> str:
-        done = "applied" if self.applied else f"refused ({Nak(self.result, 0, (0, 0)).reason_name})"
+        done = ("applied" if self.applied else "seen (self-test, not applied)" if self.tested
+                else f"refused ({Nak(self.result, 0, (0, 0)).reason_name})")
         return f"button {self.action.format()} on track {self.track + 1}: {done}"
 
 

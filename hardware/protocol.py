@@ -38,6 +38,7 @@ class MessageType(IntEnum):
     BYE = 0x06          # 1.1
     PEG = 0x07          # 1.1
     UNDO = 0x08         # 1.1
+    TEST = 0x09         # 1.1 with Features.TEST: a test pattern (the self-test)
     HEARTBEAT = 0xC0
     BUTTON = 0xC1       # 1.1, board -> host
     NAK = 0xFF
@@ -62,6 +63,7 @@ class BoardFlags(IntFlag):
     HAS_STATE = 0x08
     RESTORED = 0x10     # 1.1: showing the state kept in EEPROM, not yet confirmed by a host
     HOST_LEFT = 0x20    # 1.1: the host said goodbye: idle, not lost
+    TESTING = 0x40      # Features.TEST: a test pattern shows instead of the state
 
 
 class Features(IntFlag):
@@ -70,6 +72,19 @@ class Features(IntFlag):
     EEPROM = 0x01       # keeps its state across resets and power cuts
     BUTTONS = 0x02      # +1 / +2 / undo buttons per track, reported as BUTTON events
     GAMES = 0x04        # games won, the short game, skunk animations, PEG and UNDO
+    TEST = 0x08         # the frame limiter (its budget in HELLO) and TEST patterns
+
+
+class TestMode(IntEnum):
+    """What a TEST request shows (the firmware's TEST_*)."""
+
+    END = 0             # the state again
+    LED = 1             # one LED of the strip, by index
+    TRACK = 2           # every LED of one track: start, holes, game hole, dealer, games won
+    ALL = 3             # every LED
+
+
+BUTTON_TESTING = 6      # a BUTTON event's result while a test pattern shows: seen, not applied
 
 
 class ButtonAction(IntEnum):
@@ -160,3 +175,16 @@ def encode_readback(offset: int, count: int) -> bytes:
     if not 0 <= count <= READBACK_MAX:
         raise PayloadError(f"read-back of {count} bytes (at most {READBACK_MAX})")
     return struct.pack("<HB", offset, count)
+
+
+def encode_test(mode: TestMode, rgb: tuple[int, int, int] = (0, 0, 0), index: int = 0) -> bytes:
+    """TEST: ``index`` is the LED (TestMode.LED) or the track (TestMode.TRACK)."""
+    if not all(0 <= c <= 255 for c in rgb):
+        raise PayloadError(f"colour {rgb}: channels are 0..255")
+    if mode == TestMode.END:
+        return bytes((mode,))
+    if mode == TestMode.LED:
+        return bytes((mode, *rgb)) + struct.pack("<H", index)
+    if mode == TestMode.TRACK:
+        return bytes((mode, *rgb, index))
+    return bytes((mode, *rgb))

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hardware import power
 from hardware import timeouts as T
 from hardware.geometry import Geometry
 
@@ -33,17 +34,22 @@ class SimulatorError(OSError):
     """The simulated board could not be built or started, or it stopped."""
 
 
-def firmware_elf(geometry: str = "3-track", baud: int = 115200) -> Path:
-    return FIRMWARE_DIR / "build" / f"{geometry}-{baud}" / "crib-board.elf"
+def firmware_elf(geometry: str = "3-track", baud: int = 115200, current_limit_ma: int | None = None) -> Path:
+    """Where the Makefile puts a build (a current limit other than the default gets its own folder)."""
+    limit = "" if current_limit_ma in (None, power.DEFAULT_LIMIT_MA) else f"-{current_limit_ma}mA"
+    return FIRMWARE_DIR / "build" / f"{geometry}-{baud}{limit}" / "crib-board.elf"
 
 
-def build(geometry: str = "3-track", baud: int = 115200) -> Path:
+def build(geometry: str = "3-track", baud: int = 115200, current_limit_ma: int | None = None) -> Path:
     """Builds the firmware ELF and the harness when they are missing or stale (make decides)."""
-    for args in (["-C", str(FIRMWARE_DIR), f"GEOMETRY={geometry}", f"BAUD={baud}", "all"], ["-C", str(SIM_DIR)]):
+    firmware = ["-C", str(FIRMWARE_DIR), f"GEOMETRY={geometry}", f"BAUD={baud}", "all"]
+    if current_limit_ma is not None:
+        firmware.insert(-1, f"CURRENT_LIMIT_MA={current_limit_ma}")
+    for args in (firmware, ["-C", str(SIM_DIR)]):
         result = subprocess.run(["make", "-s", *args], capture_output=True, text=True)
         if result.returncode:
             raise SimulatorError(f"make {' '.join(args)} failed: {(result.stderr or result.stdout).strip()[-400:]}")
-    return firmware_elf(geometry, baud)
+    return firmware_elf(geometry, baud, current_limit_ma)
 
 
 @dataclass(frozen=True)
@@ -73,11 +79,12 @@ def _link_in_use(path: str) -> str | None:
 class Simulator:
     def __init__(self, geometry: str = "3-track", baud: int = 115200, link_path: str | None = None,
                  history: int = 400, fast: bool = False, reset_on_open: int | None = None,
-                 eeprom: str | os.PathLike | None = None):
+                 eeprom: str | os.PathLike | None = None, current_limit_ma: int | None = None):
         """``fast``: simulated time may run ahead of the wall clock while input waits (soak tests).
         ``reset_on_open``: every time a host opens the port the board resets and its bootloader
         keeps it this many milliseconds (a real Uno/Nano: DTR); ``eeprom``: a file that keeps the
-        board's EEPROM across simulator runs (a real board keeps it across power cuts)."""
+        board's EEPROM across simulator runs (a real board keeps it across power cuts);
+        ``current_limit_ma``: firmware built for another supply (make CURRENT_LIMIT_MA=...)."""
         Geometry.load(geometry)     # an unknown name is a GeometryError here, not a make error later
         if reset_on_open is not None and not 0 <= reset_on_open <= 10_000:
             raise SimulatorError(f"reset_on_open {reset_on_open} ms is not 0..10000")
@@ -86,6 +93,7 @@ class Simulator:
         self.eeprom = None if eeprom is None else os.fspath(eeprom)
         self.fast = fast
         self.baud = baud
+        self.current_limit_ma = current_limit_ma
         self.link_path = link_path or os.path.join(
             tempfile.gettempdir(), f"crib-board-{os.getpid()}-{next(_instances)}")
         self._history: collections.deque[DecodedFrame] = collections.deque(maxlen=history)
@@ -115,7 +123,7 @@ class Simulator:
     def start(self, timeout: float = T.SIM_START_S) -> "Simulator":
         if (busy := _link_in_use(self.link_path)) is not None:
             raise SimulatorError(busy)
-        elf = build(self.geometry, self.baud)
+        elf = build(self.geometry, self.baud, self.current_limit_ma)
         process = self._process = subprocess.Popen(
             self._harness_args(elf), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, bufsize=1)

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "board.h"
 #include "frame.h"
+#include "power.h"
 #include "protocol.h"
 
 /* 121 x 61: a multiple of both comet cycles, so the 16-bit frame counter wraps without a jump */
@@ -20,6 +21,9 @@ static uint8_t history[TRACKS][UNDO_DEPTH]; /* earlier back pegs, for undo */
 static uint8_t history_len[TRACKS];
 static uint8_t last_pegged = UNDO_LAST_PEGGED;
 static uint8_t level_scale;
+uint8_t test_mode;
+static uint8_t test_rgb[3];
+static uint16_t test_arg; /* TEST_LED: the LED; TEST_TRACK: the track */
 
 static uint8_t target(const uint8_t *s) { return s[ST_TARGET] ? s[ST_TARGET] : GAME_HOLE; }
 
@@ -235,15 +239,56 @@ static void render_state(void)
     }
 }
 
+uint8_t board_test(const uint8_t *p, uint8_t len)
+{
+    static const uint8_t MIN_LEN[] = {1, 6, 5, 4}; /* by mode */
+    if (p[0] > TEST_ALL)
+        return NAK_VALUE;
+    if (len < MIN_LEN[p[0]])
+        return NAK_LENGTH;
+    uint16_t arg = p[0] == TEST_LED ? (uint16_t)(p[4] | (uint16_t)p[5] << 8) : p[0] == TEST_TRACK ? p[4] : 0;
+    if ((p[0] == TEST_LED && arg >= LED_COUNT) || (p[0] == TEST_TRACK && arg >= TRACKS))
+        return NAK_VALUE;
+    test_mode = p[0];
+    if (test_mode != TEST_END)
+        memcpy(test_rgb, p + 1, 3);
+    test_arg = arg;
+    return 0;
+}
+
+static void test_led(uint16_t led) { set_led(led, test_rgb[0], test_rgb[1], test_rgb[2]); }
+
+static void render_test(void)
+{
+    if (test_mode == TEST_LED) {
+        test_led(test_arg);
+    } else if (test_mode == TEST_TRACK) {
+        uint8_t t = (uint8_t)test_arg;
+        for (uint8_t position = 0; position < POSITIONS; position++)
+            test_led(pgm_read_word(&HOLE_LED[t][position]));
+        test_led(pgm_read_word(&DEALER_LED[t]));
+        for (uint8_t k = 0; k < GAME_LEDS; k++)
+            test_led(pgm_read_word(&GAMES_LED[t][k]));
+    } else {
+        for (uint16_t led = 0; led < LED_COUNT; led++)
+            test_led(led);
+    }
+}
+
 void board_render(uint8_t look)
 {
     static const uint8_t *const LOOK_RGB[] = {STATUS_WAITING_RGB, STATUS_CONNECTED_RGB, STATUS_LOST_RGB,
                                               STATUS_IDLE_RGB, STATUS_RESTORED_RGB};
     memset(leds, 0, sizeof leds);
-    level_scale = pgm_read_byte(&BRIGHTNESS_SCALE[(has_state ? state[ST_BRIGHTNESS] : DEFAULT_BRIGHTNESS) - 1]);
-    if (has_state)
-        render_state();
-    set_scaled(STATUS_LED, LOOK_RGB[look], 0);
+    if (test_mode != TEST_END) {
+        render_test();
+    } else {
+        level_scale = pgm_read_byte(&BRIGHTNESS_SCALE[(has_state ? state[ST_BRIGHTNESS] : DEFAULT_BRIGHTNESS) - 1]);
+        if (has_state)
+            render_state();
+        set_scaled(STATUS_LED, LOOK_RGB[look], 0);
+    }
+    power_limit(leds, LED_BYTES); /* within the supply's budget, whatever was drawn */
     led_crc = crc16(0xFFFF, leds, LED_BYTES);
     show_pending = 1;
 }

@@ -28,6 +28,7 @@ extern uint16_t led_crc;
 extern uint16_t anim_frame;
 extern uint8_t anim_restarted; /* set when frame 0 is drawn: the next frame is WIN_FRAME_MS later */
 extern uint8_t show_pending;
+extern uint8_t test_mode;      /* TEST_END (0): the state shows; else the test pattern */
 
 /* Checks a SET_STATE payload (1.0 or longer; bytes past the 1.1 fields are ignored) and applies
  * it. Returns 0 or the NAK reason. */
@@ -43,4 +44,6 @@ uint8_t board_peg(uint8_t track, uint8_t points);
 uint8_t board_undo(uint8_t track);
 void board_animate(void);    /* the next animation frame */
 void board_render(uint8_t look);
+/* A TEST request: checks it and keeps the pattern (board_render draws it). 0 or the NAK reason. */
+uint8_t board_test(const uint8_t *p, uint8_t len);
 #endif

@@ -16,6 +16,7 @@
 #include "buttons.h"
 #include "clock.h"
 #include "frame.h"
+#include "power.h"
 #include "protocol.h"
 #include "store.h"
 #include "uart.h"
@@ -56,7 +57,8 @@ static uint8_t flags(void)
 {
     return (hello_seen ? FLAG_HELLO_SEEN : 0) | (link_status == LINK_LOST ? FLAG_HOST_LOST : 0) |
            (has_state && state[ST_ANIM] != ANIM_NONE ? FLAG_ANIMATING : 0) | (has_state ? FLAG_HAS_STATE : 0) |
-           (restored ? FLAG_RESTORED : 0) | (link_status == LINK_IDLE ? FLAG_HOST_LEFT : 0);
+           (restored ? FLAG_RESTORED : 0) | (link_status == LINK_IDLE ? FLAG_HOST_LEFT : 0) |
+           (test_mode != TEST_END ? FLAG_TESTING : 0);
 }
 
 static void nak(uint8_t seq, uint8_t reason, uint8_t detail)
@@ -84,6 +86,15 @@ static void pulse(uint8_t type, uint8_t seq)
     p[6] = flags();
     put16(p + 7, events);
     frame_send(type, seq, p, sizeof p);
+}
+
+static void end_test(void)
+{
+    /* the state shows again: a test pattern never outlives its host */
+    if (test_mode != TEST_END) {
+        test_mode = TEST_END;
+        render();
+    }
 }
 
 static void set_link_status(uint8_t status)
@@ -127,10 +138,12 @@ static void hello(uint8_t seq)
     put16(out + 6, LED_COUNT);
     put16(out + 8, GEOMETRY_ID);
     memcpy_P(out + 10, name, n + 1); /* 1.1: the name ends with its 0x00, then the features */
-    out[11 + n] = FEATURE_EEPROM | FEATURE_BUTTONS | FEATURE_GAMES;
+    out[11 + n] = FEATURE_EEPROM | FEATURE_BUTTONS | FEATURE_GAMES | FEATURE_TEST;
     hello_seen = 1;
     out[12 + n] = flags(); /* a host learns "restored" without another request */
-    frame_send(MSG_HELLO | MSG_REPLY, seq, out, (uint8_t)(13 + n));
+    put16(out + 13 + n, CURRENT_LIMIT_MA); /* FEATURE_TEST: the supply's budget and the limiter's */
+    put32(out + 15 + n, LIGHT_BUDGET);
+    frame_send(MSG_HELLO | MSG_REPLY, seq, out, (uint8_t)(19 + n));
     set_link_status(LINK_CONNECTED);
 }
 
@@ -157,7 +170,7 @@ static void status(uint8_t seq)
 
 static void handle(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t len)
 {
-    static const uint8_t MIN_LEN[] = {0, 2, 1, 3, 0, 0, 0, 2, 1}; /* by type 0x00..0x08 */
+    static const uint8_t MIN_LEN[] = {0, 2, 1, 3, 0, 0, 0, 2, 1, 1}; /* by type 0x00..0x09 */
     uint8_t reason;
     last_valid_ms = millis();
     if (type >= sizeof MIN_LEN || type == 0)
@@ -172,6 +185,7 @@ static void handle(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t len)
     switch (type) {
     case MSG_SET_STATE: {
         uint8_t different;
+        end_test();
         if ((reason = board_set(p, len, &different)) != 0)
             return nak(seq, reason, type);
         if (different || restored)
@@ -195,6 +209,7 @@ static void handle(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t len)
     case MSG_PING:
         return pulse(MSG_PING | MSG_REPLY, seq);
     case MSG_BYE:
+        end_test();
         hello_seen = 0;
         save_now_and_wait();      /* before the reply: the host may close the port, and reset us, at once */
         set_link_status(LINK_IDLE);
@@ -202,11 +217,19 @@ static void handle(uint8_t type, uint8_t seq, const uint8_t *p, uint8_t len)
         return frame_send(MSG_BYE | MSG_REPLY, seq, out, 1);
     case MSG_PEG:
     case MSG_UNDO:
+        end_test();
         reason = type == MSG_PEG ? board_peg(p[0], p[1]) : board_undo(p[0]);
         if (reason)
             return nak(seq, reason, type);
         changed();
         return frame_send(type | MSG_REPLY, seq, out, put_state(out));
+    case MSG_TEST:
+        if ((reason = board_test(p, len)) != 0)
+            return nak(seq, reason, type);
+        render();
+        put16(out, led_crc);
+        out[2] = flags();
+        return frame_send(MSG_TEST | MSG_REPLY, seq, out, 3);
     default:
         return nak(seq, NAK_UNKNOWN_TYPE, type);
     }
@@ -216,7 +239,9 @@ static void button(uint8_t index)
 {
     static const uint8_t ACTION[] = {BUTTON_PLUS1, BUTTON_PLUS2, BUTTON_UNDO};
     uint8_t track = index / 3, action = ACTION[index % 3];
-    uint8_t reason = action == BUTTON_UNDO ? board_undo(track) : board_peg(track, action);
+    /* during a self-test a press is only reported: the game on the board stays as it was */
+    uint8_t reason = test_mode != TEST_END ? BUTTON_TESTING
+                     : action == BUTTON_UNDO ? board_undo(track) : board_peg(track, action);
     events++;
     if (!reason)
         changed();
@@ -232,8 +257,10 @@ static void button(uint8_t index)
 static void periodic(void)
 {
     uint32_t now = millis();
-    if (hello_seen && link_status == LINK_CONNECTED && now - last_valid_ms > HOST_TIMEOUT_MS)
+    if (hello_seen && link_status == LINK_CONNECTED && now - last_valid_ms > HOST_TIMEOUT_MS) {
+        test_mode = TEST_END;       /* set_link_status redraws the state */
         set_link_status(LINK_LOST); /* the pegs stay as they were */
+    }
     if (hello_seen && now - last_heartbeat_ms >= HEARTBEAT_MS) {
         last_heartbeat_ms = now;
         pulse(MSG_HEARTBEAT, heartbeat_seq++);
@@ -242,7 +269,7 @@ static void periodic(void)
         anim_restarted = 0;
         last_anim_ms = now;
     }
-    if (has_state && state[ST_ANIM] != ANIM_NONE && now - last_anim_ms >= WIN_FRAME_MS) {
+    if (test_mode == TEST_END && has_state && state[ST_ANIM] != ANIM_NONE && now - last_anim_ms >= WIN_FRAME_MS) {
         last_anim_ms = now;
         board_animate();
         render();

@@ -50,13 +50,13 @@ def test_requests_with_trailing_bytes_are_answered_as_without(sim, link, geometr
 
 def test_lengths_are_checked_alike_and_only_for_too_short(sim, link):
     for msg_type, short in ((MessageType.HELLO, b"\x01"), (MessageType.READBACK, b"\x00\x00"),
-                            (MessageType.PEG, b"\x00"), (MessageType.UNDO, b""),
+                            (MessageType.PEG, b"\x00"), (MessageType.UNDO, b""), (MessageType.TEST, b""),
                             (MessageType.SET_STATE, proto.encode_state(GAME)[:12])):
         with pytest.raises(BoardRefusedError) as info:
             link.request(msg_type, short, retries=0)
         assert (info.value.nak.reason, info.value.nak.detail) == (NakReason.LENGTH, msg_type)
     with pytest.raises(BoardRefusedError) as info:
-        link.request(0x09, b"")      # type: ignore[arg-type]
+        link.request(0x0A, b"")      # type: ignore[arg-type]
     assert info.value.nak.reason == NakReason.UNKNOWN_TYPE
 
 

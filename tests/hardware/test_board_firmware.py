@@ -31,7 +31,9 @@ def test_handshake_reports_protocol_firmware_and_geometry(sim, link, geometry3):
     info = link.hello()
     assert info.protocol == proto.PROTOCOL_VERSION
     assert info.firmware == (1, 1, 0)
-    assert info.features == proto.Features.EEPROM | proto.Features.BUTTONS | proto.Features.GAMES
+    assert info.features == (proto.Features.EEPROM | proto.Features.BUTTONS | proto.Features.GAMES
+                             | proto.Features.TEST)
+    assert (info.current_limit_ma, info.light_budget) == (500, 1160)   # 500 mA - 30 - 379 x 1 mA = 91 mA
     assert (info.geometry_name, info.tracks, info.led_count) == ("3-track", 3, 379)
     assert info.geometry_id == geometry3.geometry_id
     # the status LED turns from "waiting" to "connected"
