@@ -45,7 +45,8 @@ def _common_options(parser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--conf", type=float, default=None, metavar="X",
                         help="cards read with less confidence than X are flagged for you to confirm (default 0.5)")
-    parser.add_argument("--models", metavar="DIR", default=None, help="folder holding models.json (default: models/)")
+    parser.add_argument("--models", metavar="DIR", default=None,
+                        help="folder holding models.json (default: the models installed with crib)")
     parser.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
                         help="model runtime (default: onnxruntime when installed)")
     parser.add_argument("--no-zoom", action="store_true",

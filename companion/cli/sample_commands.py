@@ -21,7 +21,7 @@ def register(subparsers) -> None:
     samples.add_argument("folder", nargs="?", default=None, metavar="FOLDER",
                          help="folder of photos with sidecars (default: the sample photos that come with crib)")
     samples.add_argument("--each", action="store_true", help="also one line per photo")
-    samples.add_argument("--models", metavar="DIR", default=None, help="folder holding models.json (default: models/)")
+    samples.add_argument("--models", metavar="DIR", default=None, help="folder holding models.json (default: the models installed with crib)")
     samples.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
                          help="model runtime (default: onnxruntime when installed)")
     samples.set_defaults(handler=run_samples)
