@@ -85,10 +85,13 @@ def run_replay(args: argparse.Namespace) -> int:
 
     store = Store() if args.save else None
     run = run_script(load_script(args.script), store=store)
-    state = _state(run.session, run.skipped)
-    if run.session.game_id is not None:
-        state["id"] = run.session.game_id
-    print(json.dumps(state, indent=1) if args.json else format_text(state))
+    try:
+        state = _state(run.session, run.skipped)
+        if run.session.game_id is not None:
+            state["id"] = run.session.game_id
+        print(json.dumps(state, indent=1) if args.json else format_text(state))
+    finally:
+        run.session.close()  # a saved game's lock goes: it can be resumed at once
     return 0
 
 

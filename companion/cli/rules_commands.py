@@ -74,6 +74,16 @@ def _json_object(text: str, keys: set[str], not_json: str, not_object: str) -> d
     return record
 
 
+def _possible_claim(kind: str, claimed: int | None, flag: str = "--claim") -> None:
+    """A claim no cards could score (over 29, below 0) is refused with one line, not judged."""
+    from companion.claims import ImpossibleClaimError, check_claim
+
+    try:
+        check_claim(kind, claimed, flag)
+    except ImpossibleClaimError as exc:
+        raise CliError(str(exc)) from None
+
+
 def run_score(args: argparse.Namespace) -> int:
     if args.batch:
         if args.cards or args.starter or args.claim is not None or args.crib:
@@ -96,6 +106,7 @@ def run_score(args: argparse.Namespace) -> int:
     if not args.starter:
         raise CliError("the starter is missing: add --starter CARD")
     rules = ruleset(args.rules)
+    _possible_claim("crib" if args.crib else "hand", args.claim)
     show = score(parse_cards(args.cards), Card.parse(args.starter), crib=args.crib)
     claim = evaluate(args.claim, show.total, rules, "crib" if args.crib else "hand") if args.claim is not None else None
     if args.json:

@@ -34,8 +34,11 @@ class Deal:
     """Seats are numbered in seating order; the rules core numbers players from the pone."""
 
     def __init__(self, number: int, players: int, dealer: int,
-                 discards: tuple[tuple[Card, ...], ...] | None, blind: Card | None) -> None:
+                 discards: tuple[tuple[Card, ...], ...] | None, blind: Card | None,
+                 names: tuple[str, ...] | None = None) -> None:
         self.number, self.players, self.dealer = number, players, dealer
+        # what a refusal calls each seat: the players' names (else "seat N", never the rules core's "player N")
+        self.names = tuple(names) if names is not None else tuple(f"seat {s}" for s in range(players))
         self.seen: dict[Card, str] = {}
         self.discards, self.blind, self.crib = discards, blind, None
         if discards is not None:
@@ -93,6 +96,9 @@ class Deal:
         if card in self.seen:
             raise EntryError(f"card: {card} is already {self.seen[card]}")
         seat = self.to_act
+        if self.pegging.count + card.value > 31:  # said here, with the player's name
+            raise EntryError(f"card: {card} by {self.names[seat]} takes the count to "
+                             f"{self.pegging.count + card.value} (over 31)")
         before = self._pegged()
         try:
             event = self.pegging.lay(card)
@@ -175,7 +181,7 @@ class Deal:
         """The next show's kind, seat and cards (typed cards must agree with the known ones)."""
         kind, seat = self.next_show  # type: ignore[misc]
         known = self.known_cards(kind, seat)
-        whose = "the crib" if kind == "crib" else f"seat {seat}'s hand"
+        whose = "the crib" if kind == "crib" else f"{self.names[seat]}'s hand"
         if typed is None:
             if known is None:
                 raise EntryError(f"cards: {whose} is not known yet: type its 4 cards")

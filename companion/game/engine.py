@@ -102,7 +102,7 @@ class Game:
     def _discard(self, entry: Discard, index: int) -> None:
         self._need("discard", "the discards")
         dealer = self.first_dealer if self.dealer is None else (self.dealer + 1) % self.n
-        deal = Deal(self.deal_number + 1, self.n, dealer, entry.cards, entry.blind)  # validates
+        deal = Deal(self.deal_number + 1, self.n, dealer, entry.cards, entry.blind, self.players)  # validates
         self.offers = []  # the cards are mixed in: every muggins offer ends
         self.dealer, self.deal, self.deal_number = dealer, deal, self.deal_number + 1
         self.deals_played += 1

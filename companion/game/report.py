@@ -19,7 +19,7 @@ def final_state(view: GameView, log: list[dict], skipped: list[str] = ()) -> dic
     return {
         "players": list(view.players), "sides": [list(s) for s in view.sides],
         "side_names": list(view.side_names), "rules": view.rules, "phase": view.phase,
-        "game": view.game_number, "deal": view.deal_number,
+        "game": view.game_number, "deal": view.current_deal,
         "scores": list(view.scores),
         "pegs": [{"front": f, "back": b} for f, b in view.pegs],
         "winner": winner, "skunk": result["kind"] if result else None,

@@ -12,6 +12,7 @@ import dataclasses
 import logging
 from typing import Callable, Sequence
 
+from companion.claims import ImpossibleClaimError, check_claim
 from companion.rules import Card, RuleSet
 from companion.rules.rulesets import MugginsMode
 
@@ -107,17 +108,21 @@ class GameSession:
         return self.record(Discard(parsed, None if blind is None else card(blind, "blind")))
 
     def cut(self, starter: Card | str, heels: int | None = None) -> list[LogLine]:
+        _possible("heels", heels, "heels")
         return self.record(Cut(card(starter, "starter"), heels))
 
     def lay(self, played: Card | str, claim: int | None = None) -> list[LogLine]:
+        _possible("play", claim)
         return self.record(Lay(card(played), claim))
 
     def go(self, claim: int | None = None) -> list[LogLine]:
+        _possible("play", claim)
         return self.record(Go(claim))
 
     def show(self, hand: Sequence[Card | str] | None = None, claim: int | None = None,
              photo: str | None = None) -> list[LogLine]:
         """The next count of the show (pone first ... dealer, then the crib)."""
+        _possible("hand", claim)  # a hand and the crib: 29 at most
         return self.record(ShowCount(None if hand is None else cards(hand), claim, photo))
 
     def muggins(self, by: int | str, offer: int | None = None) -> list[LogLine]:
@@ -275,6 +280,15 @@ class GameSession:
         from companion.game.transfer import export_game
 
         return export_game(self.journal, self.game)
+
+
+def _possible(kind: str, claim: int | None, name: str = "claim") -> None:
+    """A new claim no cards could be worth is refused (EntryError, nothing stored); a stored
+    journal holding one still replays (the engine corrects it as an overclaim)."""
+    try:
+        check_claim(kind, claim, name)
+    except ImpossibleClaimError as exc:
+        raise EntryError(str(exc)) from None
 
 
 def _with_card(entry: Entry, wrong: Card, right: Card) -> Entry:

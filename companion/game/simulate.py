@@ -11,11 +11,13 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
+from companion.claims import MAX_PLAY, MOST
 from companion.rules.cards import DECK
 
 from companion.game.session import GameSession
 
 DEALT = {2: 6, 3: 5, 4: 5}
+
 ClaimHabit = Callable[[random.Random, str, int], "int | None"]   # (rng, kind, entitled) -> claim
 CallHabit = Callable[[random.Random, object], "int | str | None"]  # (rng, offer) -> seat | "decline"
 
@@ -24,8 +26,8 @@ def sloppy_claim(rng: random.Random, kind: str, entitled: int) -> int | None:
     roll = rng.random()
     if roll < 0.12 and entitled:
         return rng.randint(0, entitled - 1)
-    if roll < 0.18:
-        return entitled + rng.randint(1, 3)
+    if roll < 0.18:  # too many, but never more than the cards could score (refused, not corrected)
+        return min(entitled + rng.randint(1, 3), MOST.get(kind, MAX_PLAY))
     return None
 
 

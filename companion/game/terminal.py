@@ -35,16 +35,31 @@ def _game_name(session: GameSession, view) -> str:
     return name
 
 
-def _deal_number(view) -> int:
-    """The deal being played; before its discards, the deal about to start (never "deal 0")."""
-    return view.deal_number + 1 if view.phase == "discard" else view.deal_number
+# Cards the prompt may name in its example of a claim: the first not yet seen in this deal.
+EXAMPLE_CARDS = ("5H", "7C", "9D", "4S", "8H", "3C", "6D", "TS", "2H", "KC")
+
+
+def _example_card(view) -> str:
+    """A card to show how a claim is typed that is not already laid or the starter."""
+    seen = {p["card"] for p in view.play} | {view.starter}
+    return next(c for c in EXAMPLE_CARDS if c not in seen)
+
+
+def _offer_line(offer: dict, players: tuple[str, ...], several: bool) -> str:
+    """An open muggins offer as the table hears it: who missed what, who may take it and how. Its
+    number is the move that missed the points; typing it is needed only with several offers open."""
+    callers = [players[s] for s in offer["callers"]]
+    number = f" {offer['entry']}" if several else ""
+    return (f"\n  muggins offer {offer['entry']}: {players[offer['seat']]} missed {offer['points']} in the "
+            f"{offer['kind']} (move {offer['entry']}); {' or '.join(callers)} may take them: "
+            f"'muggins {callers[0]}{number}', or 'decline{number}'; it ends {offer['expires']}")
 
 
 def prompt_line(session: GameSession) -> str:
     view = session.view()
     scores = ", ".join(f"{name} {score}" for name, score in zip(view.side_names, view.scores))
     players = view.players
-    where = f"{_game_name(session, view)}, deal {_deal_number(view)}: {scores}."
+    where = f"{_game_name(session, view)}, deal {view.current_deal}: {scores}."
     if view.phase == "discard":
         dealer = (session.game.first_dealer if view.dealer is None else (view.dealer + 1) % len(players))
         what = f"{players[dealer]} deals: discards next"
@@ -53,7 +68,7 @@ def prompt_line(session: GameSession) -> str:
     elif view.phase == "play":
         what = f"count {view.count}: {players[view.to_act]} to play"
         if not view.count_first:  # nothing is pegged unless claimed: say how
-            what += " (claim the points: 5H claim 2)"
+            what += f" (claim the points: {_example_card(view)} claim 2)"
     elif view.phase == "show":
         show = view.next_show
         whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
@@ -71,8 +86,7 @@ def prompt_line(session: GameSession) -> str:
             what += "; 'next' starts the next game"
         else:
             what += "; the match is over" if view.rules["match_games"] > 1 else "; the game is over"
-    offers = "".join(f"\n  muggins offer {o['entry']}: {o['points']} missed by {players[o['seat']]} ({o['kind']}, "
-                     f"ends {o['expires']})" for o in view.offers)
+    offers = "".join(_offer_line(o, players, len(view.offers) > 1) for o in view.offers)
     redo = f" [{view.can_redo} undone: redo or forget]" if view.can_redo else ""
     return f"{where} {what}{redo}{offers}"
 
@@ -109,6 +123,9 @@ def _options(words: list[str], names: tuple[str, ...]) -> tuple[list[str], dict[
 def _int(text: str | None, name: str) -> int | None:
     if text is None:
         return None
+    if text.startswith("-") and text[1:].isdigit():
+        what = "a claim" if name in ("claim", "heels") else name
+        raise GameError(f"{name}: {what} cannot be negative, got {text}")
     if not text.isdigit():
         raise GameError(f"{name}: expected a whole number, got {text!r}")
     return int(text)
@@ -249,6 +266,8 @@ class Terminal:
         if verb == "show":
             rest, options = _options(args, ("claim", "photo"))
             claim = _int(options.get("claim"), "claim")
+            if rest and len(rest) != 4:
+                raise GameError(f"show: a hand has 4 cards (the crib too), got {len(rest)} ({' '.join(rest)})")
             if claim is None and not session.view().count_first:
                 raise GameError("show: claim first, e.g. show claim 8 (the count is shown after the claim)")
             lines = session.show(rest or None, claim, options.get("photo"))

@@ -55,6 +55,12 @@ class GameView:
     can_redo: int
     board: BoardView
 
+    @property
+    def current_deal(self) -> int:
+        """The deal being played; at the discard, the deal about to start (never "deal 0").
+        ``deal_number`` counts the deals started: at the discard it is the one just finished."""
+        return self.deal_number + 1 if self.phase == "discard" else self.deal_number
+
     def as_json(self) -> dict:
         return asdict(self)
 

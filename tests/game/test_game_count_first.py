@@ -82,7 +82,7 @@ def test_terminal_with_muggins_claim_then_count_then_muggins():
     assert "6" not in prompt.split("show Ben's hand")[1] and BEN_HAND not in "\n".join(lines[:reveal])
     assert "refused: show: claim first, e.g. show claim 8 (the count is shown after the claim)" in out
     assert lines[reveal + 1] == "  Ben claimed 3 of 6: 3 missed"
-    assert "muggins offer" in lines[reveal + 3] and "3 missed by Ben (hand" in lines[reveal + 3]
+    assert "muggins offer" in lines[reveal + 3] and "Ben missed 3 in the hand" in lines[reveal + 3]
     view = session.view()
     assert view.shown[-1]["claimed"] == 3 and view.shown[-1]["total"] == 6
     assert [item["kind"] for item in view.shown[-1]["items"]] == ["fifteen", "run"]

@@ -252,3 +252,12 @@ def test_peg_at_a_terminal_shows_an_example_first(capsys, monkeypatch):
     assert "player 1  5H   15  2 (fifteen)" in out
     status, out, err = run(capsys, monkeypatch, ["peg"], example)  # the example itself plays
     assert status == 0 and err == "" and "totals:" in out
+
+
+# issue 36: a claim no hand could score is a mistyped number, refused in one line (not an overclaim)
+def test_crib_score_refuses_a_claim_no_hand_can_score(capsys):
+    status = main(["score", "5H", "5C", "5S", "JD", "--starter", "5D", "--claim", "40"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.strip() == "crib score: error: --claim: 40 is impossible: no hand counts more than 29"
+    assert main(["score", "5H", "5C", "5S", "JD", "--starter", "5D", "--claim", "-3"]) == 2
+    assert "a claim cannot be negative" in capsys.readouterr().err
