@@ -119,3 +119,14 @@ def table(geometry, limit_ma: int = DEFAULT_LIMIT_MA) -> list[dict]:
                      "shown_ma": overhead_ma(geometry.led_count) + CHANNEL_MA * shown / 255,
                      "scaled": frame.units > budget})
     return rows
+
+
+def markdown_table(geometry, limit_ma: int = DEFAULT_LIMIT_MA) -> str:
+    """The guide's table for one geometry (docs/BOARD.md; a test checks it is there as computed)."""
+    lines = [f"| {geometry.name} ({geometry.led_count} LEDs, {overhead_ma(geometry.led_count)} mA dark) "
+             f"| LEDs lit | light units | drawn | shown at {limit_ma} mA |",
+             "|---|---|---|---|---|"]
+    for row in table(geometry, limit_ma):
+        shown = f"**{row['shown_ma']:.0f} mA** (scaled)" if row["scaled"] else f"{row['shown_ma']:.0f} mA"
+        lines.append(f"| level {row['level']} | {row['lit']} | {row['units']} | {row['drawn_ma']:.0f} mA | {shown} |")
+    return "\n".join(lines)
