@@ -6,6 +6,7 @@ torch and the card art, which recognising a photo never loads).
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,10 +42,26 @@ def register(subparsers) -> None:
     synth.add_argument("--samples", action="store_true", help="write the curated sample photos (Kennard deck) instead")
     synth.set_defaults(handler=_synth)
 
-    train = subparsers.add_parser("train", help="train the detector and the index reader from scratch, export ONNX")
+    train = subparsers.add_parser(
+        "train", add_help=False,
+        help="replay the recipe of the shipped models (vision/train/recipes/), or a quick pipeline check",
+        description="Replays a model recipe (default: the current one, that made models/): every stage in order, "
+                    "each from the one before, or one stage from the checkpoint it started from. "
+                    "`crib train --recipe NAME --help` lists that recipe's stages. --quick, --resume-from, "
+                    "--only and --real run the older one-shot pipeline instead.")
+    train.add_argument("-h", "--help", action=_RecipeHelp, nargs=0, help="show this help (and the recipe's stages)")
+    train.add_argument("--recipe", default=None, metavar="NAME",
+                       help="the recipe to replay (vision/train/recipes/NAME.toml; default: the current one)")
+    train.add_argument("--stage", type=_positive, default=None, metavar="N",
+                       help="replay stage N alone, from the checkpoint that stage started from (git history)")
+    train.add_argument("--from-stage", type=_positive, default=None, metavar="N",
+                       help="replay stages N.. (stage N from its recorded start, the rest from the one before)")
+    train.add_argument("--tiny", action="store_true",
+                       help="replay the stages on a few images each, one epoch (checks the wiring, in minutes)")
     train.add_argument("--out", type=Path, default=None,
-                       help="where the ONNX models go (default models/; with --quick build/train-quick/models; "
-                            "with --resume-from build/train/candidate)")
+                       help="where the ONNX models go (a recipe: WORK/models, `--out models` to replace the shipped "
+                            "ones; --quick build/train-quick/models; --resume-from build/train/candidate; the old "
+                            "pipeline otherwise models/)")
     train.add_argument("--work", type=Path, default=None,
                        help="scratch folder for data and runs (default build/train, or build/train-quick)")
     train.add_argument("--quick", action="store_true",
@@ -68,6 +85,22 @@ def register(subparsers) -> None:
     train.add_argument("--data-seed", type=int, default=None,
                        help="dataset seed of the continuation's scenes, 5..20 (default 5)")
     train.set_defaults(handler=_train)
+
+
+class _RecipeHelp(argparse.Action):
+    """-h / --help: the usual help, then the stages of the recipe named before it (``--recipe NAME
+    --help``), else of the current recipe."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from vision.train.recipe import CURRENT, RecipeError, describe, load_recipe
+
+        parser.print_help()
+        try:
+            text = describe(load_recipe(namespace.recipe or CURRENT))
+        except RecipeError as exc:
+            text = str(exc)
+        print("\n" + text)
+        parser.exit()
 
 
 def _synth(args) -> int:
@@ -96,6 +129,43 @@ def _synth(args) -> int:
 
 
 def _train(args) -> int:
+    if not (args.quick or args.resume_from or args.only or args.real):
+        return _replay(args)
+    if args.recipe or args.stage or args.from_stage or args.tiny:
+        raise CliError("--recipe, --stage, --from-stage and --tiny replay a recipe: leave out --quick, "
+                       "--resume-from, --only and --real")
+    return _pipeline(args)
+
+
+def _replay(args) -> int:
+    """``crib train [--recipe NAME] [--stage N | --from-stage N] [--tiny]``."""
+    import sys
+
+    from vision.train import recipe as recipes
+
+    if args.stage and args.from_stage:
+        raise CliError("--stage and --from-stage go apart: one stage alone, or stages from N on")
+    for flag, value in (("--epochs", args.epochs), ("--images", args.images), ("--data-seed", args.data_seed),
+                        ("--threads", args.threads)):
+        if value is not None:
+            raise CliError(f"{flag} is not a recipe's: its stages say their epochs, data and threads")
+    chosen = recipes.load_recipe(args.recipe or recipes.CURRENT)
+    count = len(chosen.stages)
+    first = args.stage or args.from_stage or 1
+    chosen.index_of(first)  # a stage the recipe lacks: one line
+    stages = [args.stage] if args.stage else list(range(first, count + 1))
+    work = args.work or Path("build/recipes") / (chosen.name + ("-tiny" if args.tiny else ""))
+    out = args.out or work / "models"
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    done = recipes.replay(chosen, work, out, stages, recipes.TINY if args.tiny else recipes.FULL, log=log)
+    print(f"recipe {chosen.name}: stages {', '.join(done.outputs)} replayed; models and provenance in {out}")
+    return 0
+
+
+def _pipeline(args) -> int:
     import sys
 
     from vision.synth.dataset import progress_bar

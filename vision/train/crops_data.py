@@ -40,10 +40,11 @@ def jitter_box(rng: np.random.Generator, box, error: BoxError = V2_JITTER):
 
 def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2",
                 jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
-                table_conventions: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                table_conventions: bool = False, decks: tuple[str, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N, crop_size, crop_size, 3 RGB uint8) and labels (N,) from one rendered scene
-    (``layout`` None: the mix's choice of layout)."""
-    image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions)
+    (``layout`` None: the mix's choice of layout; ``decks`` None: the mix's decks)."""
+    image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions,
+                                     decks=decks)
     rng = np.random.default_rng([seed, 11])
     crops, labels = [], []
     for card in annotation["cards"]:
@@ -60,29 +61,36 @@ def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2"
 
 
 def _job(args):
-    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions = args
+    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks = args
     return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter, crop_size=crop_size, layout=layout,
-                       table_conventions=table_conventions)
+                       table_conventions=table_conventions, decks=decks)
 
 
 def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None, mix: str = "v2",
                 jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
-                table_conventions: bool = False) -> Path:
+                table_conventions: bool = False, decks: tuple[str, ...] | None = None) -> Path:
     """Render ``scenes`` scenes and save their crops to ``out`` (.npz with crops, labels); ``layout``
-    and ``table_conventions`` as ``render_scene`` takes them (the reader's weak layouts, issue 20)."""
-    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions) for i in range(scenes)]
-    workers = workers or os.cpu_count() or 1
+    and ``table_conventions`` as ``render_scene`` takes them (the reader's weak layouts, issue 20).
+    ``workers`` 0 renders in this process (a few scenes: no pool to start)."""
+    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks) for i in range(scenes)]
     all_crops, all_labels = [], []
-    # forkserver, not fork: the caller may hold onnxruntime or torch threads, and a child forked
-    # from it can inherit a lock one of them held (a test run hung in a crops worker)
-    ctx = multiprocessing.get_context("forkserver")
-    with ctx.Pool(workers) as pool:
-        for done, (crops, labels) in enumerate(pool.imap(_job, jobs, chunksize=4), 1):
-            all_crops.append(crops)
-            all_labels.append(labels)
-            if progress:
-                progress(done, scenes)
+
+    def keep(done, crops, labels):
+        all_crops.append(crops)
+        all_labels.append(labels)
+        if progress:
+            progress(done, scenes)
+    if workers == 0:
+        for done, job in enumerate(jobs, 1):
+            keep(done, *_job(job))
+    else:
+        # forkserver, not fork: the caller may hold onnxruntime or torch threads, and a child forked
+        # from it can inherit a lock one of them held (a test run hung in a crops worker)
+        ctx = multiprocessing.get_context("forkserver")
+        with ctx.Pool(workers or os.cpu_count() or 1) as pool:
+            for done, (crops, labels) in enumerate(pool.imap(_job, jobs, chunksize=4), 1):
+                keep(done, crops, labels)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, crops=np.concatenate(all_crops), labels=np.concatenate(all_labels))

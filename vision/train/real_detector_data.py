@@ -72,14 +72,37 @@ def pseudo_card_box(corner: tuple, found_cards: np.ndarray) -> tuple | None:
     return tuple(float(v) for v in candidates[int(np.argmin(areas))])
 
 
+def found_card_boxes(photo: RealPhoto, find_cards=None, frozen: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """The card boxes a detector finds on ``photo`` (normalised xyxy rows): from ``frozen`` when
+    given (a photo it lacks is an error: the labels file is older than the photos), else by running
+    ``find_cards`` on its pixels, else none."""
+    if frozen is not None:
+        if photo.name not in frozen:
+            raise LabelsMissingError(f"{photo.name}: no frozen card boxes for its lone corners; rebuild the labels "
+                                     "file with python -m vision.train.frozen_labels")
+        return frozen[photo.name]
+    if find_cards is None:
+        return np.zeros((0, 4))
+    pixels = cv2.imread(str(photo.image))
+    h, w = pixels.shape[:2]
+    return np.asarray(find_cards(pixels), np.float64).reshape(-1, 4) / [w, h, w, h]
+
+
+class LabelsMissingError(ValueError):
+    """A committed labels file has no entry for a photo that needs one."""
+
+
 def yolo_line(cls: int, box: tuple) -> str:
     x1, y1, x2, y2 = box
     return f"{cls} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}"
 
 
-def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None) -> dict:
+def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None,
+                            frozen: dict[str, np.ndarray] | None = None) -> dict:
     """Symlink the photos into ``out/images`` and write ``out/labels``; ``find_cards(pixels)`` ->
-    (N, 4) card boxes in pixels (the committed detector) labels lone corners' cards. Returns counts."""
+    (N, 4) card boxes in pixels (a detector) labels lone corners' cards, or ``frozen``: photo name
+    -> the card boxes a detector found (normalised xyxy rows), read from a committed labels file
+    (``frozen_labels.read_found_cards``) so that the set never depends on the models at hand. Returns counts."""
     out = Path(out)
     shutil.rmtree(out, ignore_errors=True)  # a set written before with other photos must not linger
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -100,9 +123,7 @@ def write_real_detector_set(photos: list[RealPhoto], out: Path, find_cards=None)
         else:
             cards, lone = derived_card_boxes(photo)
         if lone:
-            pixels = cv2.imread(str(photo.image))
-            h, w = pixels.shape[:2]
-            found = np.asarray(find_cards(pixels), np.float64).reshape(-1, 4) / [w, h, w, h] if find_cards else np.zeros((0, 4))
+            found = found_card_boxes(photo, find_cards, frozen)
             pseudo = [pseudo_card_box(corner, found) for corner in lone]
             if any(p is None for p in pseudo):
                 counts["left_out"] += 1

@@ -37,14 +37,18 @@ REAL_DECK_SEED = 30
 
 def build_data(work: Path, synth_images: int, synth_val: int, models: Path | None = None, log=print,
                photos: list | None = None, mix: str = "v3", looks: bool = False, real_deck_renders: int = 0,
-               layout_renders: tuple = ()) -> Path:
+               layout_renders: tuple = (), frozen_cards: dict | None = None, decks: tuple[str, ...] | None = None,
+               synth_seed: int = SYNTH_SEED, val_seed: int = SYNTH_VAL_SEED) -> Path:
     """Write the real detector set and the rendered sets; returns data.yaml. ``photos``: the real
     photos to use (default: the whole train split; the quick recipe takes a few). ``mix``: the
     rendered data mix (``scene.MIXES``; "v4" adds issue 20's overlaps, whole shows and chips).
     ``looks``: the real photos' phone-look and close-up variants (see LOOKS_SEED).
     ``real_deck_renders``: this many mix v5 scenes more (REAL_DECK_SEED; the cut-out deck must be built).
     ``layout_renders``: (layout, n, seed) triples, ``mix`` scenes of one layout each (the ninth
-    session's 700 whole shows, seed 40, and 700 fans and rows, seed 41)."""
+    session's 700 whole shows, seed 40, and 700 fans and rows, seed 41).
+    ``frozen_cards``: the committed card boxes for lone corners (``frozen_labels.read_found_cards``), used
+    instead of running ``models``' detector, so the data never depends on what models/ holds (a
+    recipe's replay). ``decks``: render only these decks (a recipe's tiny replay)."""
     from vision.classes import CARD_CLASS
     from vision.detect import detect_region
     from vision.pipeline import Recognizer
@@ -56,16 +60,18 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
 
     work = Path(work)
     t = time.time()
-    recognizer = Recognizer(models, zoom=False)
+    find_cards = None
+    if frozen_cards is None:
+        recognizer = Recognizer(models, zoom=False)
 
-    def find_cards(pixels):
-        found = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
-                              min_card_score=PSEUDO_CARD_SCORE)
-        return found.of_class(CARD_CLASS).xyxy
+        def find_cards(pixels):
+            found = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
+                                  min_card_score=PSEUDO_CARD_SCORE)
+            return found.of_class(CARD_CLASS).xyxy
 
     first, poker = apart(real_photos_of("train") if photos is None else photos)
     poker = poker[::POKER_EVERY]
-    counts = write_real_detector_set(first, work / "real_train", find_cards)
+    counts = write_real_detector_set(first, work / "real_train", find_cards, frozen_cards)
     log(f"real train set: {json.dumps(counts)} ({time.time() - t:.0f} s)")
     real_dirs = [work / "real_train"]
     for k in range(2, FIRST_SET_REPEAT + 1):  # the photos again under another folder: shown k times an epoch
@@ -77,7 +83,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
             shutil.copytree(work / "real_train", again, symlinks=True)
         real_dirs.append(again)
     if poker:
-        counts = write_real_detector_set(poker, work / "real_poker", find_cards)
+        counts = write_real_detector_set(poker, work / "real_poker", find_cards, frozen_cards)
         log(f"rf100-poker train set (every {POKER_EVERY}th photo by time): {json.dumps(counts)}")
         real_dirs.append(work / "real_poker")
     if looks:  # close-ups of the sets written above, not of a folder an earlier run left
@@ -87,17 +93,17 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
             log(f"{name} close-ups (every {every}th photo): {json.dumps(counts)}")
             real_dirs.append(work / f"{name}_zoomed")
     tag = "" if mix == "v3" else f"{mix}_"  # v3 folders keep their names (an interrupted run resumes them)
-    synth = write_dataset(work / f"synth_{tag}s{SYNTH_SEED}", synth_images, SYNTH_SEED, longest=640, mixed=True,
-                          mix=mix)
-    val = write_dataset(work / f"synth_val_{tag}s{SYNTH_VAL_SEED}", synth_val, SYNTH_VAL_SEED, longest=640,
-                        mixed=True, mix=mix)
+    synth = write_dataset(work / f"synth_{tag}s{synth_seed}", synth_images, synth_seed, longest=640, mixed=True,
+                          mix=mix, decks=decks)
+    val = write_dataset(work / f"synth_val_{tag}s{val_seed}", synth_val, val_seed, longest=640,
+                        mixed=True, mix=mix, decks=decks)
     renders = [synth.parent]
     if real_deck_renders:
         renders.append(write_dataset(work / f"synth_v5_s{REAL_DECK_SEED}", real_deck_renders, REAL_DECK_SEED,
-                                     longest=640, mixed=True, mix="v5").parent)
+                                     longest=640, mixed=True, mix="v5", decks=decks).parent)
     for layout, n, seed in layout_renders:
         renders.append(write_dataset(work / f"synth_{tag}{layout}_s{seed}", n, seed, layout=layout, longest=640,
-                                     mixed=True, mix=mix).parent)
+                                     mixed=True, mix=mix, decks=decks).parent)
     data = work / "real_mix.yaml"
     data.write_text(
         "train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in real_dirs + renders)

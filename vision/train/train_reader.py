@@ -25,6 +25,14 @@ from vision.train.reader import (CUT_AFTER_BLOCK, READER_SIZE, build_reader, dee
 REAL_REPEAT = 2  # real crops appear this many times per epoch beside the rendered ones
 
 
+def few_of_each_set(photos: list, n: int) -> list:
+    """The first ``n`` photos of each real set (by the adapters' split: rf100-poker's carry card boxes)."""
+    from vision.train.rf100 import apart
+
+    first, poker = apart(photos)
+    return first[:n] + poker[:n]
+
+
 def main(argv=None) -> None:
     from vision.train.real_sets import real_photos_of
     from vision.train.real_crops import reader_training_crops
@@ -44,6 +52,8 @@ def main(argv=None) -> None:
     parser.add_argument("--no-real", action="store_true", help="rendered crops only (the comparison)")
     parser.add_argument("--synth-val", type=Path, help="rendered val crops (.npz) whose accuracy is logged too")
     parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, help="times the real crops appear an epoch")
+    parser.add_argument("--real-photos", type=int, default=None,
+                        help="use only the first N real photos of each split side (a recipe's tiny replay)")
     parser.add_argument("--looks", type=float, default=0.0,
                         help="share of the real photos whose moved crops are cut as phones see them (blur, dim, JPEG)")
     args = parser.parse_args(argv)
@@ -64,9 +74,11 @@ def main(argv=None) -> None:
     rendered = [np.load(npz) for npz in args.synth]
     rendered_x = np.concatenate([d["crops"] for d in rendered] or [np.zeros((0, READER_SIZE, READER_SIZE, 3), np.uint8)])
     rendered_y = np.concatenate([d["labels"] for d in rendered] or [np.zeros((0,), np.int64)])
+    train_photos, val_photos = real_photos_of("train"), real_photos_of("val")
+    if args.real_photos is not None:
+        train_photos, val_photos = few_of_each_set(train_photos, args.real_photos), val_photos[:args.real_photos]
     x, y, (val_x, val_y), real_count = reader_training_crops(rendered_x, rendered_y, READER_SIZE, repeat,
-                                                              real_photos_of("train"), real_photos_of("val"),
-                                                              looks_share=args.looks)
+                                                              train_photos, val_photos, looks_share=args.looks)
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory

@@ -1,0 +1,422 @@
+"""Recipes: how a shipped model version was made, as data that replays it.
+
+A recipe (``vision/train/recipes/<name>.toml``) is an ordered list of stages. Each stage trains
+one model (the detector or the reader) from a start checkpoint on named data (generators, mixes,
+seeds, the real sets and their frozen labels) for some epochs at a learning rate and a number of
+threads. ``replay`` runs stages in order, each from the output of the stage it comes ``after``
+(or its own ``start`` when it comes after none, or when it is replayed alone), and writes the
+models with a ``provenance`` block in models.json (recipe, stages, git commit, seeds, arguments).
+
+``Scale.TINY`` runs the same stages on a few images (the test's replay): it checks the wiring,
+not the result.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+RECIPES_DIR = Path(__file__).resolve().parent / "recipes"
+REPO = Path(__file__).resolve().parents[2]
+CURRENT = "v9"  # the recipe of the models in models/ (``crib train`` alone replays it)
+MODELS = ("detector", "reader")
+
+
+class RecipeError(ValueError):
+    """A recipe that cannot be read or replayed as asked (one line, names the file or the stage)."""
+
+
+@dataclass(frozen=True)
+class Crops:
+    """Rendered reader crops (``crops_data.build_crops``): ``scenes`` scenes of dataset ``seed``."""
+
+    scenes: int
+    seed: int
+    mix: str
+    per_index: int = 3
+    layout: str | None = None
+    table_conventions: bool = False
+
+
+@dataclass(frozen=True)
+class Data:
+    real_sets: tuple[str, ...]
+    # detector stages (real_mix.build_data)
+    mix: str = "v4"
+    looks: bool = False
+    synth: int = 0
+    synth_seed: int = 9
+    synth_val: int = 0
+    val_seed: int = 10
+    layout_renders: tuple[tuple[str, int, int], ...] = ()
+    real_labels: str | None = None
+    # reader stages
+    crops: tuple[Crops, ...] = ()
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    model: str  # "detector" or "reader"
+    start: str  # "imagenet:<yaml>" or "git:<commit>:<path>"
+    epochs: int
+    threads: int
+    data: Data
+    after: str | None = None
+    schedule: str = "finetune"  # detector: "from-start" (warm-up, mosaic) or "finetune"
+    lr0: float = 0.0  # detector
+    lrf: float = 0.1  # detector
+    lr: float = 0.0  # reader
+    imgsz: int = 512
+    batch: int = 16
+    real_repeat: int = 2
+    logged_s: int = 0  # the seconds the historical run's log records
+    log: str = ""
+    history: str = ""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    version: str
+    stages: tuple[Stage, ...]
+    detector_from: str
+    reader_from: str
+
+    def index_of(self, number: int) -> int:
+        if not 1 <= number <= len(self.stages):
+            raise RecipeError(f"recipe {self.name} has stages 1-{len(self.stages)}, not {number}")
+        return number - 1
+
+    def stage(self, name: str) -> Stage:
+        for stage in self.stages:
+            if stage.name == name:
+                return stage
+        raise RecipeError(f"recipe {self.name}: no stage named {name!r}")
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How much of each stage's data and schedule a replay runs."""
+
+    name: str = "full"
+    images: int | None = None  # renders a set (None: the recipe's)
+    real_photos: int | None = None  # real photos of each set (None: all)
+    epochs: int | None = None
+    imgsz: int | None = None
+    batch: int | None = None
+    decks: tuple[str, ...] | None = None  # render only these decks (None: the mix's)
+    workers: int | None = None  # crop rendering processes (0: in this process)
+
+    def count(self, n: int) -> int:
+        return n if self.images is None else min(n, self.images)
+
+
+FULL = Scale()
+TINY = Scale("tiny", images=2, real_photos=2, epochs=1, imgsz=64, batch=4, decks=("kennard",), workers=0)
+
+
+def recipe_names() -> list[str]:
+    return sorted(p.stem for p in RECIPES_DIR.glob("*.toml"))
+
+
+def _layout_triple(text: str, where: str) -> tuple[str, int, int]:
+    parts = text.split(":")
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        raise RecipeError(f"{where}: layout_renders entry {text!r} is not LAYOUT:N:SEED")
+    return parts[0], int(parts[1]), int(parts[2])
+
+
+def parse_recipe(text: str, name: str = "recipe") -> Recipe:
+    """A recipe from its TOML text; a missing or unknown field is a RecipeError naming it."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(f"{name}: not TOML: {exc}") from None
+    stages = []
+    for number, entry in enumerate(raw.get("stage", []), 1):
+        where = f"{name} stage {number}"
+        entry = dict(entry)
+        data = dict(entry.pop("data", {}))
+        try:
+            crops = tuple(Crops(**c) for c in data.pop("crops", ()))
+            layouts = tuple(_layout_triple(t, where) for t in data.pop("layout_renders", ()))
+            data = Data(real_sets=tuple(data.pop("real_sets", ())), crops=crops, layout_renders=layouts, **data)
+            stage = Stage(data=data, **entry)
+        except TypeError as exc:  # an unknown or missing field
+            raise RecipeError(f"{where}: {str(exc).split('__init__() ')[-1]}") from None
+        if stage.model not in MODELS:
+            raise RecipeError(f"{where}: model {stage.model!r} is not one of {', '.join(MODELS)}")
+        if stage.epochs < 1 or stage.threads < 1:
+            raise RecipeError(f"{where}: epochs and threads must be at least 1")
+        if not stage.start.startswith(("imagenet:", "git:")):
+            raise RecipeError(f"{where}: start {stage.start!r} is neither imagenet:<yaml> nor git:<commit>:<path>")
+        stages.append(stage)
+    if not stages:
+        raise RecipeError(f"{name}: no [[stage]]")
+    names = [s.name for s in stages]
+    for stage in stages:
+        if stage.after is not None and (stage.after not in names[:names.index(stage.name)]):
+            raise RecipeError(f"{name} stage {stage.name}: after {stage.after!r} is not an earlier stage")
+    try:
+        recipe = Recipe(raw["name"], str(raw["version"]), tuple(stages), raw["detector_from"], raw["reader_from"])
+    except KeyError as exc:
+        raise RecipeError(f"{name}: missing {exc.args[0]}") from None
+    for model in MODELS:
+        if recipe.stage(getattr(recipe, f"{model}_from")).model != model:
+            raise RecipeError(f"{name}: {model}_from names a stage that trains the other model")
+    return recipe
+
+
+def load_recipe(name: str) -> Recipe:
+    path = Path(name) if name.endswith(".toml") else RECIPES_DIR / f"{name}.toml"
+    if not path.is_file():
+        raise RecipeError(f"no recipe {name!r}; known: {', '.join(recipe_names())}")
+    return parse_recipe(path.read_text(), path.stem)
+
+
+def describe(recipe: Recipe) -> str:
+    """The recipe's stages, one paragraph each (``crib train --recipe NAME --help``)."""
+    lines = [f"recipe {recipe.name} (models v{recipe.version}): {len(recipe.stages)} stages; "
+             f"the detector is stage {recipe.detector_from}'s, the reader stage {recipe.reader_from}'s"]
+    for number, s in enumerate(recipe.stages, 1):
+        rate = f"lr0 {s.lr0} -> x{s.lrf} ({s.schedule})" if s.model == "detector" else f"lr {s.lr}"
+        lines.append(f"  {number}. {s.name} ({s.model}): {s.epochs} epochs, {rate}, {s.threads} threads; "
+                     f"logged {s.logged_s / 3600:.2f} h")
+        lines.append(f"     start: {s.start}" + (f" (a whole replay: {s.after}'s output)" if s.after else ""))
+        d = s.data
+        if s.model == "detector":
+            renders = ", ".join(f"{n} {lay} (seed {seed})" for lay, n, seed in d.layout_renders)
+            lines.append(f"     data: real sets {', '.join(d.real_sets)} (lone corners' cards: {d.real_labels})"
+                         f"{' with phone looks and close-ups' if d.looks else ''}; {d.synth} mix {d.mix} renders "
+                         f"(seed {d.synth_seed}){'; ' + renders if renders else ''}; val {d.synth_val} (seed {d.val_seed})")
+        else:
+            crops = "; ".join(f"{c.scenes} {c.layout or 'mix ' + c.mix} scenes (seed {c.seed}, {c.per_index} an index)"
+                              for c in d.crops)
+            lines.append(f"     data: real crops of {', '.join(d.real_sets)} x{s.real_repeat}; {crops}")
+    total = sum(s.logged_s for s in recipe.stages)
+    lines.append(f"  logged time of all stages: {total / 3600:.1f} h on this machine's CPU")
+    return "\n".join(lines)
+
+
+def fetch_start(stage: Stage, cache: Path) -> Path:
+    """A ``git:<commit>:<path>`` start as a file (``git show``, cached under ``cache``)."""
+    _, commit, path = stage.start.split(":", 2)
+    out = Path(cache) / commit[:12] / path
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        blob = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:{path}"], check=True, capture_output=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        raise RecipeError(f"stage {stage.name} starts from {path} of commit {commit[:12]}: this checkout has no such "
+                          "git history (clone the repository with its history)") from None
+    out.write_bytes(blob)
+    return out
+
+
+def git_commit() -> str | None:
+    try:
+        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], check=True, capture_output=True, text=True)
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "vision"], check=True,
+                               capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def _few(photos: list, scale: Scale) -> list:
+    if scale.real_photos is None:
+        return photos
+    from vision.train.train_reader import few_of_each_set
+
+    return few_of_each_set(photos, scale.real_photos)
+
+
+def _real_train_photos(stage: Stage, scale: Scale) -> list:
+    from vision.train.real_sets import real_set
+
+    photos = []
+    for name in stage.data.real_sets:
+        entry = real_set(name)
+        if entry.required or entry.present():
+            photos += entry.photos_of("train")
+    return _few(photos, scale)
+
+
+def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scale, log=print) -> tuple[Path, dict]:
+    """Build the stage's data and train; returns (last.pt, the resolved arguments)."""
+    from vision.train.detector import DetectorRecipe, FinetuneStage, run_stage, train_detector
+    from vision.train.frozen_labels import read_found_cards
+    from vision.train.lite0_backbone import LITE0_YAML, keep_freed_memory
+    from vision.train.real_mix import build_data
+
+    d = stage.data
+    frozen = read_found_cards(REPO / d.real_labels) if d.real_labels else None
+    layouts = tuple((lay, scale.count(n), seed) for lay, n, seed in d.layout_renders)
+    data = build_data(work / "data", scale.count(d.synth), scale.count(d.synth_val), log=log,
+                      photos=_real_train_photos(stage, scale), mix=d.mix, looks=d.looks, layout_renders=layouts,
+                      frozen_cards=frozen, decks=scale.decks, synth_seed=d.synth_seed, val_seed=d.val_seed)
+    keep_freed_memory()
+    epochs = scale.epochs or stage.epochs
+    recipe = DetectorRecipe(imgsz=scale.imgsz or stage.imgsz, batch=scale.batch or stage.batch, threads=stage.threads,
+                            cache="ram" if scale is FULL else False, epochs=epochs, lr0=stage.lr0, lrf=stage.lrf,
+                            finetune=())
+    if stage.schedule == "from-start":
+        recipe = replace(recipe, model_yaml=str(LITE0_YAML.with_name(stage.start.split(":", 1)[1])))
+        weights = train_detector(data, work, recipe)
+    else:
+        weights = run_stage(start, data, work, recipe, FinetuneStage(epochs, stage.lr0, stage.lrf), stage.name)
+    args = {"data": {**asdict(d), "synth": scale.count(d.synth), "synth_val": scale.count(d.synth_val),
+                     "layout_renders": [list(t) for t in layouts], "decks": scale.decks,
+                     "real_photos": scale.real_photos},
+            "epochs": epochs, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": recipe.imgsz, "batch": recipe.batch,
+            "threads": stage.threads, "schedule": stage.schedule}
+    return weights, args
+
+
+def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=print) -> tuple[Path, dict]:
+    """Render the stage's crops and train the reader from ``start``; returns (classifier.onnx, arguments)."""
+    from vision.train.crops_data import MEASURED_JITTER, build_crops
+    from vision.train.train_reader import main as train_reader
+
+    files = []
+    if scale.decks is None and any(c.mix == "v5" for c in stage.data.crops):
+        _build_real_deck(log)
+    for c in stage.data.crops:
+        tag = f"{c.layout or c.mix}_s{c.seed}_{scale.count(c.scenes)}"
+        out = work / "crops" / f"crops80_{tag}.npz"
+        if not out.is_file():  # a stopped replay keeps the crops it rendered
+            build_crops(out, scale.count(c.scenes), c.seed, c.per_index, scale.workers, mix=c.mix,
+                        jitter=MEASURED_JITTER, crop_size=80, layout=c.layout, table_conventions=c.table_conventions,
+                        decks=scale.decks)
+        files.append(out)
+    epochs = scale.epochs or stage.epochs
+    batch = scale.batch or stage.batch
+    argv = ["--start", str(start), "--out", str(work / "reader"), "--epochs", str(epochs), "--lr", str(stage.lr),
+            "--threads", str(stage.threads), "--batch", str(batch), "--real-repeat", str(stage.real_repeat)]
+    argv += [a for f in files for a in ("--synth", str(f))]
+    if scale.real_photos is not None:
+        argv += ["--real-photos", str(scale.real_photos)]
+    log(f"{stage.name}: python -m vision.train.train_reader {' '.join(argv)}")
+    train_reader(argv)
+    args = {"data": {"real_sets": list(stage.data.real_sets), "real_photos": scale.real_photos,
+                     "crops": [{**asdict(c), "scenes": scale.count(c.scenes)} for c in stage.data.crops],
+                     "decks": scale.decks},
+            "epochs": epochs, "lr": stage.lr, "batch": batch, "threads": stage.threads,
+            "real_repeat": stage.real_repeat}
+    return work / "reader" / "classifier.onnx", args
+
+
+def _build_real_deck(log) -> None:
+    """Mix v5 draws the deck cut out of rf100-poker's train photos: build it when it is not built
+    (``python -m vision.train.cutouts``, about 3 minutes)."""
+    from vision.synth import art
+
+    if not art.deck_built(art.REAL_DECK):
+        from vision.train.cutouts import main as cutouts
+
+        log("building the rf100-real cut-out deck (python -m vision.train.cutouts)")
+        if cutouts([]):
+            raise RecipeError("python -m vision.train.cutouts failed: mix v5's real deck is not built")
+
+
+@dataclass
+class Replay:
+    """What a replay made: each stage's output and resolved arguments, in order."""
+
+    recipe: Recipe
+    outputs: dict[str, Path] = field(default_factory=dict)
+    arguments: dict[str, dict] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def replay(recipe: Recipe, work: Path, out: Path | None, stages: list[int] | None = None, scale: Scale = FULL,
+           log=print) -> Replay:
+    """Run the recipe's stages (numbers from 1; None: all) under ``work``; with ``out``, write
+    what the replayed stages made there (detector.onnx and its checkpoint, classifier.onnx,
+    models.json with its provenance)."""
+    work = Path(work)
+    chosen = list(range(1, len(recipe.stages) + 1)) if stages is None else stages
+    for number in chosen:
+        recipe.index_of(number)
+    done = Replay(recipe)
+    for number in chosen:
+        stage = recipe.stages[number - 1]
+        t = time.time()
+        continued = stage.after in done.outputs
+        if continued:
+            start = done.outputs[stage.after]
+        elif stage.start.startswith("git:"):
+            start = fetch_start(stage, work / "starts")
+        else:
+            start = None  # imagenet: the stage builds its model
+        log(f"stage {number}/{len(recipe.stages)} {stage.name} ({stage.model}) from {start or stage.start}")
+        folder = work / f"{number:02d}_{stage.name}"
+        run = run_detector_stage if stage.model == "detector" else run_reader_stage
+        output, args = run(stage, start, folder, scale, log=log)
+        done.outputs[stage.name] = output
+        done.arguments[stage.name] = {"start": f"output of stage {stage.after}" if continued else stage.start, **args}
+        done.seconds[stage.name] = round(time.time() - t, 1)
+        log(f"stage {stage.name} done in {done.seconds[stage.name]:.0f} s: {output}")
+    if out is not None:
+        write_models(done, Path(out), work, scale)
+    return done
+
+
+def provenance(done: Replay, scale: Scale) -> dict:
+    recipe = done.recipe
+    return {
+        "recipe": recipe.name,
+        "recipe_file": f"vision/train/recipes/{recipe.name}.toml",
+        "stages": list(done.outputs),
+        "detector_stage": recipe.detector_from if recipe.detector_from in done.outputs else None,
+        "reader_stage": recipe.reader_from if recipe.reader_from in done.outputs else None,
+        "git_commit": git_commit(),
+        "scale": scale.name,
+        "seeds": {name: _seeds(recipe.stage(name)) for name in done.outputs},
+        "arguments": done.arguments,
+        "seconds": done.seconds,
+    }
+
+
+def _seeds(stage: Stage) -> list[int]:
+    d = stage.data
+    if stage.model == "detector":
+        return [d.synth_seed, d.val_seed] + [seed for _, _, seed in d.layout_renders]
+    return [c.seed for c in d.crops]
+
+
+def write_models(done: Replay, out: Path, work: Path, scale: Scale) -> Path:
+    """The replayed models into ``out``: the detector's ONNX and its checkpoint (train/detector_last.pt)
+    when the recipe's detector stage ran, the reader's ONNX when its reader stage ran; models.json
+    with the provenance block."""
+    from vision.classes import CARD_CODES, DETECTOR_CLASSES
+    from vision.crops import CROP_MARGIN
+    from vision.train.detector import export_detector, publish_checkpoint
+    from vision.train.reader import READER_SIZE, reader_arch, reader_from_onnx
+
+    recipe = done.recipe
+    out.mkdir(parents=True, exist_ok=True)
+    info = json.loads((out / "models.json").read_text()) if (out / "models.json").is_file() else {}
+    detector = done.outputs.get(recipe.detector_from)
+    if detector is not None:
+        imgsz = done.arguments[recipe.detector_from]["imgsz"]
+        export_detector(detector, out / "detector.onnx", imgsz, work)
+        publish_checkpoint(detector, out / "train" / "detector_last.pt", work)
+        info["detector"] = {"file": "detector.onnx", "imgsz": imgsz, "classes": list(DETECTOR_CLASSES)}
+    reader = done.outputs.get(recipe.reader_from)
+    if reader is not None:
+        shutil.copy(reader, out / "classifier.onnx")
+        info["classifier"] = {"file": "classifier.onnx", "arch": reader_arch(len(reader_from_onnx(reader).blocks) - 1),
+                              "imgsz": READER_SIZE, "margin": CROP_MARGIN, "classes": list(CARD_CODES)}
+    info["version"] = recipe.version
+    info["trained"] = time.strftime("%Y-%m-%d")
+    info["provenance"] = provenance(done, scale)
+    (out / "models.json").write_text(json.dumps(info, indent=2) + "\n")
+    return out
