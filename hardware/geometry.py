@@ -24,6 +24,7 @@ POSITIONS = GAME_HOLE + 1
 MAX_TRACKS = 3
 MAX_GAMES = 3        # games-won LEDs per track (best of three needs two; a third for a skunk counted double)
 SHORT_GAME = 61      # the short game: once round (holes 1..60), then the game hole
+BUTTON_ACTIONS = ("+1", "+2", "undo")   # each track's buttons, in the firmware's order
 
 
 class GeometryError(ValueError):
@@ -40,6 +41,9 @@ class Geometry:
     dealer_leds: tuple[int, ...]
     positions: tuple[tuple[float, float], ...]  # LED index -> (x, y) in mm, for pictures
     game_leds: tuple[tuple[int, ...], ...] = ()  # [track] -> the LEDs that count games won
+    # (track, action, x, y) in the firmware's button order (track by track: +1, +2, undo); where
+    # the buttons sit, for the drilling template only (they are not on the strip)
+    buttons: tuple[tuple[int, str, float, float], ...] = ()
 
     @property
     def tracks(self) -> int:
@@ -99,7 +103,7 @@ class Geometry:
                 raise GeometryError(f"unknown LED id {name!r}")
             return named[name]
 
-        hole_leds, dealer_leds, colours, game_leds = [], [], [], []
+        hole_leds, dealer_leds, colours, game_leds, buttons = [], [], [], [], []
         for t, track in enumerate(doc["tracks"]):
             holes = [led(track["start"])]
             for lap in track["laps"]:
@@ -120,6 +124,10 @@ class Geometry:
             if len(rgb) != 3 or not all(0 <= c <= 255 for c in rgb):
                 raise GeometryError(f"track {t}: colour must be three values 0..255")
             colours.append(rgb)
+            placed = track.get("buttons", ())
+            if placed and [b.get("action") for b in placed] != list(BUTTON_ACTIONS):
+                raise GeometryError(f"track {t}: buttons must be {', '.join(BUTTON_ACTIONS)} in that order")
+            buttons.extend((t, b["action"], float(b["x"]), float(b["y"])) for b in placed)
         if not 2 <= len(hole_leds) <= MAX_TRACKS:
             raise GeometryError(f"{len(hole_leds)} tracks; a board has 2 or {MAX_TRACKS}")
         status = led(doc["status"])
@@ -129,7 +137,22 @@ class Geometry:
             raise GeometryError("two holes (or markers) share one LED")
         return cls(name=str(doc["name"]), led_count=len(positions), status_led=status,
                    track_rgb=tuple(colours), hole_leds=tuple(hole_leds),
-                   dealer_leds=tuple(dealer_leds), positions=tuple(positions), game_leds=tuple(game_leds))
+                   dealer_leds=tuple(dealer_leds), positions=tuple(positions), game_leds=tuple(game_leds),
+                   buttons=tuple(buttons))
+
+    def led_names(self) -> tuple[str, ...]:
+        """What each LED of the strip sits under, in strip order ("track 2 hole 37", "status LED")."""
+        names = [""] * self.led_count
+        names[self.status_led] = "status LED"
+        for t, track in enumerate(self.hole_leds):
+            for position, led in enumerate(track):
+                names[led] = (f"track {t + 1} start hole" if position == 0
+                              else f"track {t + 1} game hole" if position == GAME_HOLE
+                              else f"track {t + 1} hole {position}")
+            names[self.dealer_leds[t]] = f"track {t + 1} dealer LED"
+            for k, led in enumerate(self.game_leds[t] if self.game_leds else ()):
+                names[led] = f"track {t + 1} games-won LED {k + 1}"
+        return tuple(name or f"LED {i} (unused)" for i, name in enumerate(names))
 
     @property
     def games_per_track(self) -> int:

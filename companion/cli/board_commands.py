@@ -87,6 +87,29 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(handler=_demo)
 
+    p = sub.add_parser("template", help="the drilling template at 1:1: every hole, LED and button (SVG, PDF)",
+                       description="Draw the board's drilling template at 1:1 in millimetres: every hole, "
+                                   "LED and button, hole numbers every 5, the strip's order with arrows and "
+                                   "each track's colour. The PDF is tiled over A4 or Letter pages, each with "
+                                   "a 100 mm scale bar to check the print.")
+    p.add_argument("--geometry", default="3-track", help="2-track or 3-track (default 3-track)")
+    p.add_argument("--svg", help="write the SVG here (width and height in mm)")
+    p.add_argument("--pdf", help="write the PDF here, tiled over --paper pages")
+    p.add_argument("--paper", default="a4", choices=("a4", "letter"), help="paper for the PDF (default a4)")
+    p.set_defaults(handler=_template)
+
+    p = sub.add_parser("selftest", help="check a freshly built board: every LED in wiring order, colours, buttons",
+                       description="Walk one LED at a time along the strip in wiring order (naming the hole it "
+                                   "should be under), show red, green, blue and each track's colour on every "
+                                   "track, then ask for each button. Button presses are reported, not applied. "
+                                   "On sim://GEOMETRY the simulator presses each button itself.")
+    _port_argument(p)
+    p.add_argument("--step", type=float, default=0.2, help="seconds each LED of the walk stays lit (default 0.2)")
+    p.add_argument("--button-timeout", type=float, default=20.0,
+                   help="seconds to wait for each button (default 20); Enter skips a button")
+    p.add_argument("--no-buttons", action="store_true", help="a board built without buttons: skip part 3")
+    p.set_defaults(handler=_selftest)
+
     p = sub.add_parser("render", help="read back the LED buffer and save a picture of the lit board")
     _port_argument(p)
     p.add_argument("--png", required=True, help="output PNG path")
@@ -290,3 +313,80 @@ def _render(args) -> int:
     lit = sum(1 for i in range(0, len(grb), 3) if any(grb[i:i + 3]))
     print(f"{path}: {lit} of {info.led_count} LEDs lit ({info.geometry_name})")
     return 0
+
+
+def _template(args) -> int:
+    from hardware import pdf, template
+
+    if not args.svg and not args.pdf:
+        raise BoardArgumentError("give --svg OUT and/or --pdf OUT")
+    geometry = Geometry.load(args.geometry)
+    drawing = template.drawing(geometry)
+    holes = f"{geometry.led_count} holes, {len(geometry.buttons)} buttons"
+    if args.svg:
+        _write_output(args.svg, template.svg(drawing).encode())
+        x, y, w, h = drawing.box
+        print(f"{args.svg}: {geometry.name} template, {w:g} x {h:g} mm at 1:1, {holes}")
+    if args.pdf:
+        pages = len(pdf.tiles(drawing, args.paper))
+        _write_output(args.pdf, pdf.pdf_bytes(drawing, args.paper))
+        print(f"{args.pdf}: {pages} {args.paper.upper() if args.paper == 'a4' else 'Letter'} pages at 1:1, "
+              f"a 100 mm scale bar on each; {holes}")
+    return 0
+
+
+def _write_output(path: str, data: bytes) -> None:
+    from pathlib import Path
+
+    target = Path(path)
+    if target.is_dir():
+        raise BoardArgumentError(f"{path}: is a folder; give a file name")
+    if not target.parent.is_dir():
+        raise BoardArgumentError(f"{path}: no folder {target.parent}")
+    target.write_bytes(data)
+
+
+def _selftest(args) -> int:
+    import queue
+    import threading
+
+    from hardware import selftest
+    from hardware.simulator import BUTTON_ACTIONS
+    from hardware.template import BUTTON_PINS
+
+    if args.step < 0 or not args.button_timeout > 0:
+        raise BoardArgumentError("--step must be 0 or more and --button-timeout more than 0 seconds")
+    typed: queue.Queue[str] = queue.Queue()
+    if sys.stdin is not None and not sys.stdin.closed and sys.stdin.isatty():
+        threading.Thread(target=_read_lines, args=(typed,), daemon=True).start()
+
+    def skip() -> bool:
+        try:
+            typed.get_nowait()
+            return True
+        except queue.Empty:
+            return False
+
+    with open_link(args.port) as link:
+        info = link.hello()
+        print(info.format(), flush=True)
+        if link.geometry is None:
+            raise BoardArgumentError(f"the board reports geometry {info.geometry_name!r} "
+                                     f"(id 0x{info.geometry_id:04X}), unknown here: no hole names to check against")
+        simulator = getattr(link, "simulator", None)
+        asked = None
+        if simulator is not None:
+            print("(a simulated board: the simulator presses each button when asked)")
+            def asked(index, name):  # noqa: E306 - only for the simulated board
+                simulator.press(index // len(BUTTON_ACTIONS), BUTTON_ACTIONS[index % len(BUTTON_ACTIONS)])
+        result = selftest.run(link, link.geometry, lambda line: print(line, flush=True), step_s=args.step,
+                              button_timeout=args.button_timeout, skip=skip, asked=asked,
+                              do_buttons=not args.no_buttons, pins=BUTTON_PINS)
+        link.bye()
+    print(result.format())
+    return 0 if result.buttons_ok else 1
+
+
+def _read_lines(typed) -> None:
+    for line in sys.stdin:
+        typed.put(line)
