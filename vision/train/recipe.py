@@ -112,13 +112,14 @@ class Scale:
     batch: int | None = None
     decks: tuple[str, ...] | None = None  # render only these decks (None: the mix's)
     workers: int | None = None  # crop rendering processes (0: in this process)
+    threads: int | None = None  # torch threads (None: the stage's)
 
     def count(self, n: int) -> int:
         return n if self.images is None else min(n, self.images)
 
 
 FULL = Scale()
-TINY = Scale("tiny", images=2, real_photos=2, epochs=1, imgsz=64, batch=4, decks=("kennard",), workers=0)
+TINY = Scale("tiny", images=2, real_photos=2, epochs=1, imgsz=64, batch=4, decks=("kennard",), workers=0, threads=1)
 
 
 def recipe_names() -> list[str]:
@@ -230,23 +231,22 @@ def git_commit() -> str | None:
     return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
-def _few(photos: list, scale: Scale) -> list:
-    if scale.real_photos is None:
-        return photos
-    from vision.train.train_reader import few_of_each_set
-
-    return few_of_each_set(photos, scale.real_photos)
-
-
 def _real_train_photos(stage: Stage, scale: Scale) -> list:
+    """The stage's real train photos; a scaled-down replay takes a few of each set, among
+    cardcounterml's those whose lone corners the frozen labels answer for (so they are used)."""
+    from vision.train.frozen_labels import needs_found_cards
     from vision.train.real_sets import real_set
+    from vision.train.rf100 import apart
 
     photos = []
     for name in stage.data.real_sets:
         entry = real_set(name)
         if entry.required or entry.present():
             photos += entry.photos_of("train")
-    return _few(photos, scale)
+    if scale.real_photos is None:
+        return photos
+    first, poker = apart(photos)
+    return [p for p in first if needs_found_cards(p)][:scale.real_photos] + poker[:scale.real_photos]
 
 
 def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scale, log=print) -> tuple[Path, dict]:
@@ -264,7 +264,8 @@ def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scal
                       frozen_cards=frozen, decks=scale.decks, synth_seed=d.synth_seed, val_seed=d.val_seed)
     keep_freed_memory()
     epochs = scale.epochs or stage.epochs
-    recipe = DetectorRecipe(imgsz=scale.imgsz or stage.imgsz, batch=scale.batch or stage.batch, threads=stage.threads,
+    threads = scale.threads or stage.threads
+    recipe = DetectorRecipe(imgsz=scale.imgsz or stage.imgsz, batch=scale.batch or stage.batch, threads=threads,
                             cache="ram" if scale is FULL else False, epochs=epochs, lr0=stage.lr0, lrf=stage.lrf,
                             finetune=())
     if stage.schedule == "from-start":
@@ -276,7 +277,7 @@ def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scal
                      "layout_renders": [list(t) for t in layouts], "decks": scale.decks,
                      "real_photos": scale.real_photos},
             "epochs": epochs, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": recipe.imgsz, "batch": recipe.batch,
-            "threads": stage.threads, "schedule": stage.schedule}
+            "threads": threads, "schedule": stage.schedule}
     return weights, args
 
 
@@ -298,8 +299,9 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
         files.append(out)
     epochs = scale.epochs or stage.epochs
     batch = scale.batch or stage.batch
+    threads = scale.threads or stage.threads
     argv = ["--start", str(start), "--out", str(work / "reader"), "--epochs", str(epochs), "--lr", str(stage.lr),
-            "--threads", str(stage.threads), "--batch", str(batch), "--real-repeat", str(stage.real_repeat)]
+            "--threads", str(threads), "--batch", str(batch), "--real-repeat", str(stage.real_repeat)]
     argv += [a for f in files for a in ("--synth", str(f))]
     if scale.real_photos is not None:
         argv += ["--real-photos", str(scale.real_photos)]
@@ -308,7 +310,7 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     args = {"data": {"real_sets": list(stage.data.real_sets), "real_photos": scale.real_photos,
                      "crops": [{**asdict(c), "scenes": scale.count(c.scenes)} for c in stage.data.crops],
                      "decks": scale.decks},
-            "epochs": epochs, "lr": stage.lr, "batch": batch, "threads": stage.threads,
+            "epochs": epochs, "lr": stage.lr, "batch": batch, "threads": threads,
             "real_repeat": stage.real_repeat}
     return work / "reader" / "classifier.onnx", args
 

@@ -1,0 +1,158 @@
+"""Recipes: the v9 recipe names the stages that made the shipped models and replays them end to
+end at a tiny scale (a few images a stage, one epoch) from nothing but the repo, its git history
+and the real sets; one stage replays alone from the checkpoint it started from."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.train import recipe as recipes
+from vision.train.frozen_labels import FrozenLabelsError, format_found_cards, read_found_cards
+from vision.train.real_cards import RealDataError, dataset_dir
+
+V9 = recipes.load_recipe("v9")
+
+
+def _real_sets_present() -> bool:
+    try:
+        dataset_dir()
+    except RealDataError:
+        return False
+    return True
+
+
+def _git_history() -> bool:
+    try:
+        return subprocess.run(["git", "-C", str(recipes.REPO), "cat-file", "-e", "a69a6ed4cc9f63f0387f7cfd93186519f0c9a5a3"],
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+needs_real = pytest.mark.skipif(not _real_sets_present(), reason="the real photos are not here (README 'Real photos')")
+needs_history = pytest.mark.skipif(not _git_history(), reason="a checkout without the git history of models v9")
+
+
+def test_v9_chains_its_detector_and_reader_stages_and_ships_the_last_of_each():
+    assert V9.version == "9" and recipes.CURRENT == "v9"
+    names = [s.name for s in V9.stages]
+    assert names == ["detector-s7", "detector-s8", "detector-s9", "reader-s9", "reader-s11", "reader-s12", "reader-s13"]
+    for earlier, later in zip(V9.stages, V9.stages[1:]):
+        if later.model == earlier.model:
+            assert later.after == earlier.name
+    assert V9.stages[0].start.startswith("imagenet:") and V9.stages[3].after is None
+    assert (V9.detector_from, V9.reader_from) == ("detector-s9", "reader-s13")
+    assert [s.epochs for s in V9.stages] == [3, 4, 4, 2, 3, 2, 2]
+    assert [c.seed for c in V9.stage("reader-s13").data.crops] == [20, 21, 22]
+    for stage in V9.stages:
+        if stage.model == "detector":
+            assert (recipes.REPO / stage.data.real_labels).is_file()
+
+
+@needs_history
+def test_every_git_start_is_in_the_history_and_the_last_reader_start_is_models_v8():
+    for stage in V9.stages:
+        if stage.start.startswith("git:"):
+            _, commit, path = stage.start.split(":", 2)
+            assert subprocess.run(["git", "-C", str(recipes.REPO), "cat-file", "-e", f"{commit}:{path}"]).returncode == 0
+    v8 = subprocess.run(["git", "-C", str(recipes.REPO), "show", "ea01cc4:models/models.json"], capture_output=True,
+                        text=True, check=True).stdout
+    assert json.loads(v8)["version"] == "8" and V9.stage("reader-s13").start.startswith("git:ea01cc4")
+
+
+def test_help_with_a_recipe_lists_its_stages(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "--recipe", "v9", "--help"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert "recipe v9 (models v9): 7 stages" in out and "7. reader-s13 (reader): 2 epochs" in out
+    assert "vision/train/frozen/real_train_cards_v5.txt" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--recipe", "v1"), "no recipe 'v1'; known: "),
+    (("--stage", "8"), "recipe v9 has stages 1-7, not 8"),
+    (("--stage", "2", "--from-stage", "3"), "--stage and --from-stage go apart"),
+    (("--epochs", "2"), "--epochs is not a recipe's"),
+    (("--quick", "--recipe", "v9"), "--recipe, --stage, --from-stage and --tiny replay a recipe"),
+])
+def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
+    work = tmp_path / "work"
+    assert main(["train", "--work", str(work), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not work.exists()
+
+
+@pytest.mark.parametrize("text, message", [
+    ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n', "no [[stage]]"),
+    ('[[stage]]\nname = "a"\nmodel = "lens"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\n', "model 'lens'"),
+    ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nspeed = 2\n', "speed"),
+    ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "models/x.onnx"\nepochs = 1\nthreads = 1\n', "neither imagenet"),
+    ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nafter = "b"\n',
+     "after 'b' is not an earlier stage"),
+])
+def test_a_malformed_recipe_names_what_is_wrong(text, message):
+    with pytest.raises(recipes.RecipeError, match=re.escape(message)):
+        recipes.parse_recipe(text, "bad")
+
+
+def test_frozen_labels_read_back_what_was_written_and_reject_a_broken_line(tmp_path):
+    found = {"b_jpg": np.array([[0.1, 0.2, 0.3, 0.4], [0.5, 0.5, 0.9, 0.9]]), "a_jpg": np.zeros((0, 4))}
+    path = tmp_path / "cards.txt"
+    path.write_text(format_found_cards(found, "test"))
+    back = read_found_cards(path)
+    assert sorted(back) == ["a_jpg", "b_jpg"] and back["a_jpg"].shape == (0, 4)
+    assert np.allclose(back["b_jpg"], found["b_jpg"])
+    path.write_text("c_jpg 0.1 0.2 0.3\n")
+    with pytest.raises(FrozenLabelsError, match="3 numbers after c_jpg"):
+        read_found_cards(path)
+
+
+@needs_real
+def test_the_frozen_labels_answer_for_every_real_train_photo_that_needs_them():
+    from vision.train.frozen_labels import needs_found_cards
+    from vision.train.real_sets import real_photos_of
+
+    frozen = read_found_cards(recipes.REPO / V9.stage("detector-s9").data.real_labels)
+    needing = {p.name for p in real_photos_of("train") if needs_found_cards(p)}
+    assert needing and needing <= set(frozen)
+
+
+@needs_real
+@needs_history
+def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_path, capsys):
+    from vision.pipeline import load_models_config
+    from vision.runtime import OnnxModel
+
+    out = tmp_path / "models"
+    assert main(["train", "--recipe", "v9", "--tiny", "--work", str(tmp_path / "work"), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert '"cards_from_detector": 2' in err  # the frozen labels gave the lone corners' cards
+    config = load_models_config(out)
+    provenance = config["provenance"]
+    assert config["version"] == "9" and provenance["recipe"] == "v9" and provenance["scale"] == "tiny"
+    assert provenance["stages"] == [s.name for s in V9.stages]
+    assert (provenance["detector_stage"], provenance["reader_stage"]) == ("detector-s9", "reader-s13")
+    assert provenance["arguments"]["detector-s8"]["start"] == "output of stage detector-s7"
+    assert provenance["arguments"]["reader-s9"]["start"] == V9.stage("reader-s9").start
+    assert provenance["seeds"]["reader-s13"] == [20, 21, 22] and provenance["git_commit"]
+    size = config["detector"]["imgsz"]
+    raw = OnnxModel(out / "detector.onnx", "onnxruntime").run(np.zeros((1, 3, size, size), np.float32))
+    assert raw.shape[:2] == (1, 6)
+    logits = OnnxModel(out / "classifier.onnx", "onnxruntime").run(np.zeros((2, 3, 80, 80), np.float32))
+    assert logits.shape == (2, 52) and (out / "train" / "detector_last.pt").is_file()
+
+    alone = tmp_path / "alone"
+    assert main(["train", "--recipe", "v9", "--stage", "7", "--tiny", "--work", str(tmp_path / "w7"),
+                 "--out", str(alone)]) == 0
+    provenance = json.loads((alone / "models.json").read_text())["provenance"]
+    assert provenance["stages"] == ["reader-s13"] and provenance["detector_stage"] is None
+    assert provenance["arguments"]["reader-s13"]["start"] == V9.stage("reader-s13").start  # models v8's reader
+    assert (alone / "classifier.onnx").is_file() and not (alone / "detector.onnx").exists()
