@@ -156,3 +156,11 @@ def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_pat
     assert provenance["stages"] == ["reader-s13"] and provenance["detector_stage"] is None
     assert provenance["arguments"]["reader-s13"]["start"] == V9.stage("reader-s13").start  # models v8's reader
     assert (alone / "classifier.onnx").is_file() and not (alone / "detector.onnx").exists()
+
+
+def test_the_shipped_models_say_which_recipe_made_them():
+    shipped = json.loads((recipes.REPO / "models" / "models.json").read_text())
+    provenance = shipped["provenance"]
+    assert shipped["version"] == V9.version and provenance["recipe"] == "v9"
+    assert provenance == recipes.historical_provenance(V9, provenance["git_commit"])  # the recipe as committed
+    assert provenance["arguments"]["reader-s13"]["lr"] == 3e-4 and provenance["seconds"]["detector-s9"] == 7583

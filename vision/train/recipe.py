@@ -387,6 +387,35 @@ def provenance(done: Replay, scale: Scale) -> dict:
     }
 
 
+def stage_arguments(stage: Stage) -> dict:
+    """A stage's arguments at full scale, as the recipe states them."""
+    args = {"start": stage.start, "data": asdict(stage.data), "epochs": stage.epochs, "threads": stage.threads}
+    if stage.model == "detector":
+        args["data"]["layout_renders"] = [list(t) for t in stage.data.layout_renders]
+        del args["data"]["crops"]
+        return {**args, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": stage.imgsz, "batch": stage.batch,
+                "schedule": stage.schedule}
+    args["data"] = {"real_sets": list(stage.data.real_sets), "crops": [asdict(c) for c in stage.data.crops]}
+    return {**args, "lr": stage.lr, "batch": stage.batch, "real_repeat": stage.real_repeat}
+
+
+def historical_provenance(recipe: Recipe, commit: str) -> dict:
+    """The provenance of models the recipe's historical runs made (``commit`` shipped them): the
+    block a replay writes, with the recipe's own arguments and the logged seconds."""
+    return {
+        "recipe": recipe.name,
+        "recipe_file": f"vision/train/recipes/{recipe.name}.toml",
+        "stages": [s.name for s in recipe.stages],
+        "detector_stage": recipe.detector_from,
+        "reader_stage": recipe.reader_from,
+        "git_commit": commit,
+        "scale": "full (the historical runs, as logged)",
+        "seeds": {s.name: _seeds(s) for s in recipe.stages},
+        "arguments": {s.name: stage_arguments(s) for s in recipe.stages},
+        "seconds": {s.name: s.logged_s for s in recipe.stages},
+    }
+
+
 def _seeds(stage: Stage) -> list[int]:
     d = stage.data
     if stage.model == "detector":
