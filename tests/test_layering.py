@@ -130,6 +130,14 @@ def test_vision_and_hardware_modules_import_each_other_one_way():
         assert cycle is None, f"{area}: " + " -> ".join(cycle)
 
 
+def test_experiment_only_code_stays_in_its_folder():
+    """vision/train/experiments/ holds comparisons no recipe uses: nothing outside it imports it."""
+    outside = _sources("vision", "companion", "hardware", skip=("vision/train/experiments/",))
+    offenders = {p.relative_to(ROOT).as_posix() for p in outside
+                 if any(_is_under(n, ["vision.train.experiments"]) for n in _imports(p))}
+    assert offenders == set()
+
+
 def test_the_cycle_check_catches_a_circle_hidden_in_a_function(tmp_path):
     """A tiny package where one module imports another at the top and the other imports it back
     inside a function (the way the circles in vision hid): the graph holds both edges and the
