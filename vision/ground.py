@@ -14,35 +14,19 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.outlines import CARD_ASPECT
+from vision.config import DEFAULTS, GroundConfig
+from vision.geometry import CARD_ASPECT
 
-# The region is measured at a resolution keeping a card's short side this many pixels (enough
-# for an area share; a close-up's full resolution cost ~30 ms a read).
-REGION_SIDE = 48
-# The ground is sampled in a frame this wide around the index box (of the box's width / height).
-FRAME = 0.3
-# BGR distance within which a pixel is the ground's colour. Set on the lone reads the reader is sure
-# of (>= 0.8) on rendered tuning scenes (seeds 8,500,000+, models v5: 12, all right) against 120
-# rendered chip marks (``overlaps.draw_chip``): the right reads' smallest ground share / the chips'
-# largest at 20 / 30 / 40 / 50: 0.01 / 0.16 / 0.16 / 0.18 against 0.09 / 0.10 / 2.7 / 2.8 (over 30
-# a light table joins the chip's white inlay).
-GROUND_TOLERANCE = 30.0
-# The region is looked for within this many card short sides of the index centre (a corner index
-# of a whole card lies ~0.1 of a side from two edges, so the card's face reaches ~1 side from it).
-WINDOW = 1.0
-# Ground at least this share of a card's area is a card's face: between the chips' largest (0.10)
-# and the right reads' smallest (0.16) at the tolerance above.
-MIN_GROUND = 0.13
-# The index box must hold this share of pixels off the ground's colour (its ink): a mark with no
-# print on it is not an index.
-MIN_INK = 0.05
+# The region's resolution, the frame sampled around the index, the colour tolerance and the shares
+# that make ground a card's face: ``GroundConfig`` (docs/TUNING.md, "ground").
 
 
-def ground_share(pixels: np.ndarray, index_box, card_short_side: float) -> float:
+def ground_share(pixels: np.ndarray, index_box, card_short_side: float,
+                 config: GroundConfig = DEFAULTS.ground) -> float:
     """The area of the ground colour region joined to ``index_box`` (decoded-pixel xyxy), as a share of
     a card's area (``card_short_side`` squared times the card's aspect); 0 when the box holds no ink."""
     x1, y1, x2, y2 = (float(v) for v in index_box)
-    gx, gy = (x2 - x1) * FRAME, (y2 - y1) * FRAME
+    gx, gy = (x2 - x1) * config.frame_share, (y2 - y1) * config.frame_share
     near = _window(pixels, (x1 - gx, y1 - gy, x2 + gx, y2 + gy))
     if near is None:
         return 0.0
@@ -52,16 +36,16 @@ def ground_share(pixels: np.ndarray, index_box, card_short_side: float) -> float
     if not frame.any() or not in_box.any():
         return 0.0
     ground = np.median(colours[frame], axis=0)
-    if 1.0 - (np.linalg.norm(colours[in_box] - ground, axis=1) < GROUND_TOLERANCE).mean() < MIN_INK:
+    if 1.0 - (np.linalg.norm(colours[in_box] - ground, axis=1) < config.colour_tolerance).mean() < config.min_ink:
         return 0.0
-    # the region, at a resolution that keeps a card's short side REGION_SIDE pixels (cost bounded)
-    cx, cy, reach = (x1 + x2) / 2, (y1 + y2) / 2, WINDOW * card_short_side
+    # the region, at a resolution that keeps a card's short side region_side_px pixels (cost bounded)
+    cx, cy, reach = (x1 + x2) / 2, (y1 + y2) / 2, config.window_short_sides * card_short_side
     wide = _window(pixels, (min(x1, cx - reach), min(y1, cy - reach), max(x2, cx + reach), max(y2, cy + reach)))
     if wide is None:
         return 0.0
-    (region, (wx1, wy1)), f = wide, min(1.0, REGION_SIDE / max(card_short_side, 1.0))
+    (region, (wx1, wy1)), f = wide, min(1.0, config.region_side_px / max(card_short_side, 1.0))
     small = cv2.resize(region, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1.0 else region
-    same = np.linalg.norm(_colours(small) - ground, axis=2) < GROUND_TOLERANCE
+    same = np.linalg.norm(_colours(small) - ground, axis=2) < config.colour_tolerance
     seeds = same & _mask(same.shape, ((x1 - gx - wx1) * f, (y1 - gy - wy1) * f, (x2 + gx - wx1) * f,
                                       (y2 + gy - wy1) * f)) & ~_mask(same.shape, ((x1 - wx1) * f, (y1 - wy1) * f,
                                                                                   (x2 - wx1) * f, (y2 - wy1) * f))
@@ -93,6 +77,7 @@ def _mask(shape, box) -> np.ndarray:
     return (xs >= box[0]) & (xs <= box[2]) & (ys >= box[1]) & (ys <= box[3])
 
 
-def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float) -> bool:
-    """Whether ``index_box`` is printed on ground at least MIN_GROUND of a card's area."""
-    return ground_share(pixels, index_box, card_short_side) >= MIN_GROUND
+def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float,
+                   config: GroundConfig = DEFAULTS.ground) -> bool:
+    """Whether ``index_box`` is printed on ground at least ``min_ground`` of a card's area."""
+    return ground_share(pixels, index_box, card_short_side, config) >= config.min_ground

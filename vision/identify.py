@@ -9,12 +9,12 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import INDEX_CLASS
+from vision.config import DEFAULTS
 from vision.detections import Detections
+from vision.geometry import INDEX_TO_CARD_DIAGONAL
 
-# Same-code indices farther apart than this many typical card diagonals are two different cards.
-SAME_CARD_DIAGONALS = 1.1
-# Without any card box, a card's diagonal is estimated from its index (the index is ~1/5 as tall).
-INDEX_TO_CARD_DIAGONAL = 6.0
+# Same-code indices farther apart than InterpretConfig.same_card_diagonals typical card diagonals
+# are two different cards.
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,12 +36,12 @@ def typical_card_diagonal(card_boxes: Detections, indices: Detections) -> float:
     return 1.0
 
 
-def _same_card_links(indices: Detections, card_boxes: Detections) -> list[tuple[int, int]]:
+def _same_card_links(indices: Detections, card_boxes: Detections, diagonals: float) -> list[tuple[int, int]]:
     """Pairs of index rows that show the same card."""
     n = len(indices)
     centers = indices.centers
     inside = boxes.points_in_boxes(centers, card_boxes.xyxy) if len(card_boxes) else np.zeros((n, 0), bool)
-    reach = SAME_CARD_DIAGONALS * typical_card_diagonal(card_boxes, indices)
+    reach = diagonals * typical_card_diagonal(card_boxes, indices)
     links = []
     for a in range(n):
         for b in range(a + 1, n):
@@ -54,10 +54,11 @@ def _same_card_links(indices: Detections, card_boxes: Detections) -> list[tuple[
     return links
 
 
-def merge_indices(indices: Detections, card_boxes: Detections) -> Identities:
+def merge_indices(indices: Detections, card_boxes: Detections,
+                  same_card_diagonals: float = DEFAULTS.interpret.same_card_diagonals) -> Identities:
     """Group classified indices into cards (see the module docstring); each card takes the
     reading of its most confident index (detector score x classifier probability)."""
-    parts = boxes.components(range(len(indices)), _same_card_links(indices, card_boxes))
+    parts = boxes.components(range(len(indices)), _same_card_links(indices, card_boxes, same_card_diagonals))
     members = tuple(np.asarray(rows, dtype=np.int64) for rows in parts)
     union, det_conf, card_id, card_conf, runner_id, runner_conf = [], [], [], [], [], []
     for rows in members:

@@ -1,10 +1,10 @@
 """Step 5, layout. Reading the table: cluster card boxes into groups and give each group a role.
 
 Conventions (documented in the README):
-- Cards whose centres lie within ``LINK_DISTANCE`` card widths of each other belong to one
+- Cards whose centres lie within ``link_distance`` card widths of each other belong to one
   group (single linkage), so a fanned or side-by-side hand is one group and groups lie apart.
   The card width comes from the boxes whatever the rotation (``card_widths``). Cards whose boxes
-  overlap (``OVERLAP_LINK``) lie on each other: one group, however the fan is turned and however
+  overlap (``overlap_link``) lie on each other: one group, however the fan is turned and however
   small the detector's boxes of its half-hidden cards are. A group whose size fits no role (two
   hands pushed together: 8) is cut at its longest links, never between overlapping cards (a fan
   of 7 or 13 stays one group, said to fit no role).
@@ -28,44 +28,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import boxes
+from vision.config import DEFAULTS, LayoutConfig
 from vision.detections import UNREAD, Detections
 from vision.notices import Code, Notice
 from vision.results import ROLE_ORDER, Role
 
-# The constants below were set by hand on the layouts of tests/vision/test_layout.py (every
-# layout at three scales and shifts) and the sample photos' sidecars, except MERGE_REACH,
-# OVERLAP_LINK and COMPLETE_SIZES: measured with models v2 on tuning scenes (seeds 8,510,000+ and
-# 8,530,000+: 200 v3 fan scenes; 8,520,000+: 100 v3 show scenes laid out as the capture guide
-# asks), see models/MODEL.md.
-# Apparent card width/height: 0.69-0.72 square on, less or more tilted. The top allows a phone held
-# at ~35 degrees from straight down, which makes upright cards look squat (0.82 cut the real 2x2 hand
-# of fixture IMG_20220921_194834, 0.85 square, into three groups with models v5: its widths read
-# as turned cards'). rf100-poker's train photos (1,026 of 2+ cards), the 10th percentile of their
-# labelled boxes' short/long sides: over 0.82 in 17.8 %, 0.85 in 11.4 %, 0.88 in 5.7 %. Tuning
-# scenes (559: 300 mixed, 200 whole shows, 100 hand + starter), models v5, groups right: 0.82 228,
-# 0.85 and 0.88 227 (a starter beside the crib joins it).
-ASPECT_RANGE = (0.5, 0.85)
-LINK_DISTANCE = 1.6  # cards whose centres are closer than this many card widths share a group
-# Fragments (a hand cut in two by a missed card) may join a group up to this many link distances
-# away: 1.6 joined hands lying a card width apart (found cards grouped right in 75 of 100 show
-# scenes; 1.2-1.3: 88-89, 1.0: 87, with no loss in scenes read exactly).
-MERGE_REACH = 1.3
-CRIB_UNSURE_RATIO = 1.25  # nearest group must be this much nearer the starter than the next
-STARTER_APART = 1.35  # a 5th card is the starter when it lies this much farther out than the rest
-# ... and lies on none of the four (issue 20: an overlapping row is one group). Models v5, the 559
-# tuning scenes: groups right 230 -> 232, none lost; the Lite0 detector's boxes cut a real row of 5.
-SAME_ROW = 0.5  # groups whose centres differ by less than this many card heights share a reading row
-PACK_UNDER = 0.5  # an unread box overlapping a read card by this IoU is the pack under it, not a card
-# Cards whose boxes overlap by this share of the smaller box lie on each other: one group (a fan or
-# an overlapping row, whatever its turn and however small its boxes), never cut apart. 0.1-0.4
-# measured alike; 0.6 lets fans split again.
-OVERLAP_LINK = 0.25
-# Read cards alone making a starter, a hand or a deal: unread boxes beside them do not count. Show
-# scenes read exactly (models v2): 33 -> 37 of 41 groups right; (1, 4, 6) and (1, 4, 5, 6) the same,
-# (4,) 36. Models v5, the 559 tuning scenes of ASPECT_RANGE: (1, 4) 227 groups right, (1, 4, 5) 229,
-# (1, 4, 6) 228, (1, 4, 5, 6) 230, no scene lost: in two whole shows the face-down pack lay between
-# the crib and the starter, boxed with no index, and joined them into a "deal".
-COMPLETE_SIZES = (1, 4, 5, 6)
+# The distances, ratios and sizes below are ``LayoutConfig`` (vision/config.py), set by hand on the
+# layouts of tests/vision/test_layout.py and the sample photos' sidecars, or measured on tuning
+# scenes: docs/TUNING.md, "layout".
 # How plausible a group size is on a cribbage table: hands and crib 4, starter 1, a deal 6;
 # 5 is a three-player deal (or a hand with the starter pushed against it).
 _SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
@@ -83,21 +53,21 @@ class Layout:
     warnings: tuple[Notice, ...]
 
 
-def apparent_aspect(xyxy: np.ndarray) -> float:
+def apparent_aspect(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) -> float:
     """Card width/height as it appears in this photo (camera tilt squashes it): the most
     elongated boxes are the cards lying square to the frame, whose box shows the true aspect."""
     size = xyxy[:, 2:] - xyxy[:, :2]
     ratios = size.min(axis=1) / np.maximum(size.max(axis=1), 1e-6)
-    return float(np.clip(np.percentile(ratios, 10), *ASPECT_RANGE))
+    return float(np.clip(np.percentile(ratios, 10), *config.aspect_range_w_over_h))
 
 
-def card_widths(xyxy: np.ndarray, aspect: float | None = None) -> np.ndarray:
+def card_widths(xyxy: np.ndarray, aspect: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> np.ndarray:
     """The width of the card in each axis-aligned box, whatever its rotation.
 
     A w x h card turned by t has a box W = w|cos t| + h|sin t|, H = w|sin t| + h|cos t|, so
     (W+H) = (w+h)(|cos|+|sin|) and |H-W| = (h-w)||cos|-|sin||; since (|cos|+|sin|)^2 +
     (|cos|-|sin|)^2 = 2, w = sqrt(((W+H)/(1+1/a))^2 + ((H-W)/(1/a-1))^2) / sqrt(2), a = w/h."""
-    aspect = apparent_aspect(xyxy) if aspect is None else aspect
+    aspect = apparent_aspect(xyxy, config) if aspect is None else aspect
     size = xyxy[:, 2:] - xyxy[:, :2]
     total, diff = size.sum(axis=1), np.abs(size[:, 1] - size[:, 0])
     width = np.sqrt(((total / (1 + 1 / aspect)) ** 2 + (diff / (1 / aspect - 1)) ** 2) / 2)
@@ -152,10 +122,10 @@ def _merge_fragments(groups: list[list[int]], centres: np.ndarray, reach: float)
         groups = best[1]
 
 
-def overlapping(xyxy: np.ndarray) -> np.ndarray:
-    """(N, N) whether two cards' boxes overlap by ``OVERLAP_LINK`` of the smaller one."""
+def overlapping(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) -> np.ndarray:
+    """(N, N) whether two cards' boxes overlap by ``overlap_link`` of the smaller one."""
     inside = boxes.box_containment(xyxy, xyxy)  # share of row's box inside column's box
-    touching = np.maximum(inside, inside.T) >= OVERLAP_LINK
+    touching = np.maximum(inside, inside.T) >= config.overlap_link
     np.fill_diagonal(touching, False)
     return touching
 
@@ -178,7 +148,7 @@ def _split_merged(rows: list[int], centres: np.ndarray, touching: np.ndarray) ->
     return [piece for part in best for piece in _split_merged(part, centres, touching)]
 
 
-def _detached_card(rows: list[int], xyxy: np.ndarray) -> int | None:
+def _detached_card(rows: list[int], xyxy: np.ndarray, config: LayoutConfig) -> int | None:
     """The card of a group of 5 that lies clearly apart from the other 4 (a starter pushed
     against a hand), or None when the 5 are evenly spaced (a three-player deal of 5) or the
     farthest card lies on one of the others (an overlapping row's end card)."""
@@ -189,82 +159,84 @@ def _detached_card(rows: list[int], xyxy: np.ndarray) -> int | None:
     for _length, a, b in edges:
         degree[a] += 1
         degree[b] += 1
-    if longest[0] < STARTER_APART * max(e[0] for e in rest):
+    if longest[0] < config.starter_apart * max(e[0] for e in rest):
         return None
     leaves = [r for r in longest[1:] if degree[r] == 1]
-    if len(leaves) != 1 or overlapping(xyxy)[leaves[0], rows].any():
+    if len(leaves) != 1 or overlapping(xyxy, config)[leaves[0], rows].any():
         return None
     return leaves[0]
 
 
-def cluster(xyxy: np.ndarray, link_distance: float = LINK_DISTANCE) -> list[list[int]]:
+def cluster(xyxy: np.ndarray, link_distance: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> list[list[int]]:
     """Groups of cards: single linkage on centre distance (``link_distance`` card widths, the
     width estimated from the boxes whatever the cards' rotation), then groups whose size fits
     no role are cut at their longest links. Members are ordered left to right."""
+    link_distance = config.link_distance if link_distance is None else link_distance
     n = len(xyxy)
     if n == 0:
         return []
-    width = float(np.median(card_widths(xyxy)))
+    width = float(np.median(card_widths(xyxy, config=config)))
     centres = boxes.centres(xyxy)
     rows = list(range(n))
-    touching = overlapping(xyxy)
+    touching = overlapping(xyxy, config)
     edges = [(a, b) for length, a, b in _spanning_tree(centres, rows) if length <= link_distance * max(width, 1.0)]
     edges += [(a, b) for a in rows for b in rows if a < b and touching[a, b]]
     groups = [piece for part in boxes.components(rows, edges) for piece in _split_merged(part, centres, touching)]
-    groups = _merge_fragments(groups, centres, MERGE_REACH * link_distance * max(width, 1.0))
+    groups = _merge_fragments(groups, centres, config.merge_reach * link_distance * max(width, 1.0))
     return [sorted(g, key=lambda k: (centres[k, 0], k)) for g in groups]
 
 
-def _reading_order(groups: list[list[int]], xyxy: np.ndarray) -> list[list[int]]:
+def _reading_order(groups: list[list[int]], xyxy: np.ndarray, same_row: float) -> list[list[int]]:
     x, y = np.array([boxes.centres(xyxy[g]).mean(axis=0) for g in groups]).reshape(-1, 2).T
     heights = [float(np.median(xyxy[g, 3] - xyxy[g, 1])) for g in groups]
     order = sorted(range(len(groups)), key=lambda i: y[i])
     rows: list[list[int]] = []
     for i in order:
-        if rows and abs(y[i] - y[rows[-1][0]]) < SAME_ROW * max(heights[i], heights[rows[-1][0]]):
+        if rows and abs(y[i] - y[rows[-1][0]]) < same_row * max(heights[i], heights[rows[-1][0]]):
             rows[-1].append(i)
         else:
             rows.append([i])
     return [groups[i] for row in rows for i in sorted(row, key=lambda i: x[i])]
 
 
-def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray) -> int:
+def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray, config: LayoutConfig) -> int:
     """Cards in a group, not counting unread boxes lying under a read card (a pack), nor any
     unread box when the read cards alone make a group that fits a role (a starter, a hand of 4, a
     deal: the box beside them is more often a coin, a sticker, the pack or a second box of a card
     than a card)."""
     read_rows = [m for m in members if read[m]]
     count = len(read_rows)
-    complete = count in COMPLETE_SIZES
+    complete = count in config.complete_sizes
     for m in members:
         if read[m]:
             continue
         overlap = boxes.box_iou(xyxy[[m]], xyxy[read_rows]).max() if read_rows else 0.0
-        count += 0 if complete or overlap > PACK_UNDER else 1
+        count += 0 if complete or overlap > config.pack_under_iou else 1
     return count
 
 
-def arrange(cards: Detections, link_distance: float = LINK_DISTANCE) -> Layout:
+def arrange(cards: Detections, link_distance: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> Layout:
     """Groups and roles for the cards (``Group.members`` are their rows). Cards whose index was
     not read count for group sizes; groups of unread cards only (card backs, a pack) get no role."""
     xyxy, read = cards.xyxy, cards.card_id != UNREAD
     warnings: list[Notice] = []
-    components = _reading_order(_table_groups(xyxy, read, link_distance, warnings), xyxy)
-    sizes = [_counted(g, read, xyxy) for g in components]
-    roles = _roles(components, sizes, xyxy, warnings)
+    components = _reading_order(_table_groups(xyxy, read, link_distance, warnings, config), xyxy, config.same_row)
+    sizes = [_counted(g, read, xyxy, config) for g in components]
+    roles = _roles(components, sizes, xyxy, warnings, config.crib_unsure_ratio)
     groups = [Group(role, tuple(g)) for role, g in zip(roles, components)]
     groups.sort(key=lambda g: ROLE_ORDER.index(g.role))  # stable: reading order within a role
     return Layout(tuple(groups), tuple(warnings))
 
 
-def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warnings: list[Notice]) -> list[list[int]]:
+def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | None, warnings: list[Notice],
+                  config: LayoutConfig) -> list[list[int]]:
     """The groups holding a read card, a starter pushed against a hand taken apart."""
-    components = [g for g in cluster(xyxy, link_distance) if read[g].any()]
-    sizes = [_counted(g, read, xyxy) for g in components]
+    components = [g for g in cluster(xyxy, link_distance, config) if read[g].any()]
+    sizes = [_counted(g, read, xyxy, config) for g in components]
     if 1 not in sizes and sizes.count(5) == 1:
         # No lone card: a starter pushed against a hand makes a group of 5.
         five = components[sizes.index(5)]
-        starter = _detached_card(five, xyxy)
+        starter = _detached_card(five, xyxy, config)
         if starter is not None:
             components.remove(five)
             components += [[m for m in five if m != starter], [starter]]
@@ -272,7 +244,8 @@ def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float, warn
     return components
 
 
-def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warnings: list[Notice]) -> list[Role]:
+def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warnings: list[Notice],
+           crib_unsure_ratio: float) -> list[Role]:
     """The role of each group by its size (see the module docstring), warnings for the player."""
     roles = [Role.UNKNOWN] * len(components)
     lone = [i for i, s in enumerate(sizes) if s == 1]
@@ -304,7 +277,7 @@ def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warn
             order = np.argsort(distance, kind="stable")
             roles[fours[order[0]]] = Role.CRIB
             nearest, runner_up = distance[order[0]], distance[order[1]]
-            if runner_up < CRIB_UNSURE_RATIO * nearest:
+            if runner_up < crib_unsure_ratio * nearest:
                 warnings.append(Notice(Code.CRIB_UNSURE))
     return roles
 

@@ -8,23 +8,15 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CLASS, CARD_CODES
+from vision.config import DEFAULTS, InterpretConfig
 from vision.detections import Detections
+from vision.geometry import CARD_ASPECT
 from vision.identify import Identities, typical_card_diagonal
-from vision.sure_reads import SURE_READER, reader_probability
+from vision.sure_reads import reader_probability
 
-CARD_ASPECT = 1.4  # height / width of a playing card
-UNASSIGNED_COST = 2.5  # a read card left without a card box (fits cost 0 .. ~1.5)
-# A second reading whose indices lie closer than this many box diagonals to the box owner's own
-# indices is another card's corner lying over the box, not the owner's other corner misread.
-OWN_CORNER_REACH = 0.5
-# A card's two corner indices lie less than a card diagonal apart (plus slack for a tilted camera
-# and box error); a reading's index farther than this from its best one is not on the same card.
-OWN_CARD_REACH = 1.1
-# Two different sure reads in one box are two cards, unless the second lies where the box's card
-# has its other corner (opposite its own index through the box's centre, within this share of the
-# box's short side): one card whose corners disagree. Tuning scenes (seeds 8,500,000+, 150): 0 /
-# 0.15 / 0.25 / 0.4 gave unflagged precision 98.79 / 99.08 / 99.08 / 99.07 %, found 920 / 918 / 918 / 917.
-OTHER_CORNER_REACH = 0.25
+# How far a card's indices may lie from each other and from its box, and what a read card left
+# without a box costs: ``InterpretConfig`` (own_corner_reach, own_card_reach, other_corner_reach,
+# unassigned_cost; docs/TUNING.md, "interpret").
 
 
 def _fit_cost(points: np.ndarray, index_boxes: np.ndarray, box: np.ndarray) -> float:
@@ -98,14 +90,14 @@ def _min_cost_assignment(cost: np.ndarray, unassigned: float) -> np.ndarray:
     return box_of
 
 
-def _own_corners(rows: np.ndarray, indices: Detections, diagonal: float) -> np.ndarray:
-    """The indices of one reading that can lie on one card: those within ``OWN_CARD_REACH``
+def _own_corners(rows: np.ndarray, indices: Detections, diagonal: float, reach: float) -> np.ndarray:
+    """The indices of one reading that can lie on one card: those within ``reach``
     diagonals of its most confident index. A farther one is another card's corner misread as this
     card (a box shared with it joined them); kept, it would stretch the outline over both cards."""
     if len(rows) < 2:
         return rows
     best = rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]
-    near = boxes.distances(indices.centers[rows], indices.centers[[best]])[:, 0] <= OWN_CARD_REACH * diagonal
+    near = boxes.distances(indices.centers[rows], indices.centers[[best]])[:, 0] <= reach * diagonal
     return rows[near]
 
 
@@ -114,7 +106,7 @@ def _holding(points: np.ndarray, card_xyxy: np.ndarray) -> np.ndarray:
     return np.all(boxes.points_in_boxes(points, card_xyxy), axis=0)
 
 
-def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarray) -> np.ndarray:
+def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarray, sure_reader: float) -> np.ndarray:
     """The indices of one reading that a card box can hold: all of them, or else only those the
     reader is sure of, when a box holds those. An unsure read of a neighbouring card's corner as
     this code (a 5D index read 6D at 0.47 beside a real 6D) would otherwise leave the card
@@ -123,7 +115,7 @@ def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarra
         return rows
     if _holding(indices.centers[rows], card_xyxy).any():
         return rows
-    sure = rows[indices.card_confidence[rows] >= SURE_READER]
+    sure = rows[indices.card_confidence[rows] >= sure_reader]
     if 0 < len(sure) < len(rows) and _holding(indices.centers[sure], card_xyxy).any():
         return sure
     return rows
@@ -147,17 +139,18 @@ class Outlines:
     corners: np.ndarray
 
 
-def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
+def assign_outlines(identities: Identities, card_boxes: Detections,
+                    config: InterpretConfig = DEFAULTS.interpret) -> Outlines:
     """Give each card read from its indices the card box that fits them best: the one-to-one
     assignment of least total ``_fit_cost`` among the boxes holding all of a card's indices
-    (a card left without a box costs ``UNASSIGNED_COST``). A reading left without a box whose
+    (a card left without a box costs ``unassigned_cost``). A reading left without a box whose
     indices sit in another corner of a box already taken is that card read differently."""
     cards = identities.cards
     indices = identities.indices
     n_cards, n_boxes = len(cards), len(card_boxes)
     diagonal = typical_card_diagonal(card_boxes, indices)
-    own = [_fitting_corners(_own_corners(rows, indices, diagonal), indices, card_boxes.xyxy)
-           for rows in identities.members]
+    own = [_fitting_corners(_own_corners(rows, indices, diagonal, config.own_card_reach), indices, card_boxes.xyxy,
+                            config.sure_reader) for rows in identities.members]
     cost = np.full((n_cards, n_boxes), np.inf)
     for i, rows in enumerate(own):
         if n_boxes == 0:
@@ -165,13 +158,13 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
         holds = _holding(indices.centers[rows], card_boxes.xyxy)
         for b in np.flatnonzero(holds):
             cost[i, b] = _fit_cost(indices.centers[rows], indices.xyxy[rows], card_boxes.xyxy[b])
-    box_of = _min_cost_assignment(cost, UNASSIGNED_COST)
+    box_of = _min_cost_assignment(cost, config.unassigned_cost)
     taken = np.zeros(n_boxes, dtype=bool)
     taken[box_of[box_of >= 0]] = True
     reads = _Readings(cards)
     members = [list(m) for m in own]
     alive = np.ones(n_cards, bool)
-    _merge_misreads(indices, card_boxes, box_of, reads, members, alive)
+    _merge_misreads(indices, card_boxes, box_of, reads, members, alive, config)
 
     xyxy = np.zeros((n_cards, 4), np.float32)
     box_score = np.zeros(n_cards, np.float32)
@@ -179,7 +172,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     corners = np.zeros(n_cards, np.int64)
     for i, rows in enumerate(members):
         agree = indices.card_id[rows] == reads.card_id[i]
-        corners[i] = int(np.count_nonzero(agree & (indices.card_confidence[rows] >= SURE_READER)))
+        corners[i] = int(np.count_nonzero(agree & (indices.card_confidence[rows] >= config.sure_reader)))
         index_centre[i] = indices.centers[rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]]
         if box_of[i] >= 0:
             xyxy[i] = card_boxes.xyxy[box_of[i]]
@@ -201,20 +194,20 @@ def assign_outlines(identities: Identities, card_boxes: Detections) -> Outlines:
     )
 
 
-def _at_other_corner(points: np.ndarray, own: np.ndarray, box: np.ndarray) -> bool:
+def _at_other_corner(points: np.ndarray, own: np.ndarray, box: np.ndarray, reach: float) -> bool:
     """Whether indices ``points`` all lie where the box's card has its other corner index: opposite
-    its own indices ``own`` through the box's centre (within ``OTHER_CORNER_REACH`` of its short
+    its own indices ``own`` through the box's centre (within ``reach`` of its short
     side). A reading with an index elsewhere in the box too is another card lying over it."""
     centre = boxes.centres(box[None])[0]
     mirrored = 2 * centre - own
-    reach = OTHER_CORNER_REACH * min(box[2] - box[0], box[3] - box[1])
+    reach = reach * min(box[2] - box[0], box[3] - box[1])
     return bool(boxes.distances(points, mirrored).min(axis=1).max() <= reach)
 
 
-def _both_sure(cards: Detections, i: int, j: int) -> bool:
-    """Whether the reader is sure of both readings (``SURE_READER``), whatever the detector's scores."""
+def _both_sure(cards: Detections, i: int, j: int, sure: float) -> bool:
+    """Whether the reader is sure of both readings (``sure``), whatever the detector's scores."""
     reader = reader_probability(cards, cards.confidence)  # an identity's confidence is its index's score
-    return bool(reader[i] >= SURE_READER and reader[j] >= SURE_READER)
+    return bool(reader[i] >= sure and reader[j] >= sure)
 
 
 class _Readings:
@@ -229,7 +222,7 @@ class _Readings:
 
 
 def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndarray, reads: _Readings,
-                    members: list[list[int]], alive: np.ndarray) -> None:
+                    members: list[list[int]], alive: np.ndarray, config: InterpretConfig) -> None:
     """A reading i left without a box whose indices lie in a far corner of the box of card j is
     card j read differently: the more confident reading stays, the other becomes the runner-up,
     and i merges into j (``members``, ``alive`` and ``reads`` are updated in place)."""
@@ -242,9 +235,10 @@ def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndar
             if not _holding(points, box[None])[0]:
                 continue
             gap = boxes.distances(points, indices.centers[members[j]]).min()
-            if gap < OWN_CORNER_REACH * np.hypot(box[2] - box[0], box[3] - box[1]):
+            if gap < config.own_corner_reach * np.hypot(box[2] - box[0], box[3] - box[1]):
                 continue  # next to the owner's own index: another card's corner over this box
-            if _both_sure(original, i, j) and not _at_other_corner(points, indices.centers[members[j]], box):
+            if _both_sure(original, i, j, config.sure_reader) and not _at_other_corner(
+                    points, indices.centers[members[j]], box, config.other_corner_reach):
                 break  # two different sure reads in one box are two cards (one deck holds each once)
             loser = i if reads.card_conf[j] >= reads.card_conf[i] else j
             if loser == j:

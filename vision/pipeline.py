@@ -15,10 +15,11 @@ from functools import lru_cache
 import numpy as np
 
 from vision.classes import CARD_CLASS, INDEX_CLASS
+from vision.config import RecognitionConfig, from_models_json
 from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
 from vision.detections import Detections
-from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, Thresholds, interpret
+from vision.interpret import Thresholds, interpret
 from vision.kept_apart import SHADOW_CLASS, restore
 from vision.model_config import load_models_config, models_dir
 from vision.read import read_indices
@@ -38,18 +39,24 @@ class Recognizer:
     ``confirm_below``: cards read with less confidence are flagged for the player to confirm;
     ``lone_index_score``: an index with no card box around it needs this detector score to count;
     ``unread_card_score``: a card box with no readable index needs this detector score to be
-    reported (see ``vision.interpret`` for the measured reasons). ``zoom``: the closer detector
+    reported (default: the models' calibration, ``vision.config.InterpretConfig``; measured in
+    docs/TUNING.md). ``zoom``: the closer detector
     pass for small indices (default: as models.json says, on unless it says otherwise).
     """
 
     def __init__(self, models: str | os.PathLike | None = None, backend: str | None = None, *,
-                 confirm_below: float = CONFIRM_BELOW, lone_index_score: float = LONE_INDEX_SCORE,
-                 unread_card_score: float = UNREAD_CARD_SCORE, zoom: bool | None = None,
+                 confirm_below: float | None = None, lone_index_score: float | None = None,
+                 unread_card_score: float | None = None, zoom: bool | None = None,
                  look_again: bool | None = None):
-        self.thresholds = Thresholds(confirm_below, lone_index_score, unread_card_score)
         folder = models_dir(models)
         config = load_models_config(folder)
         self.config = config
+        # the tunables, with the values calibrated to these models (models.json "calibration")
+        self.settings: RecognitionConfig = from_models_json(config)
+        given = self.settings.interpret
+        self.thresholds = Thresholds(given.confirm_below if confirm_below is None else confirm_below,
+                                     given.lone_index_score if lone_index_score is None else lone_index_score,
+                                     given.unread_card_score if unread_card_score is None else unread_card_score)
         # A closer pass for indices helps a detector that misses small ones; models.json may
         # switch it off ("detector": {"zoom": false}) for a detector that does not need it.
         self.zoom = bool(config["detector"].get("zoom", DEFAULT_ZOOM)) if zoom is None else zoom
@@ -90,14 +97,16 @@ class Recognizer:
 
     def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
         """Index and card boxes in photo pixels, with the ms spent in the model and in NMS."""
-        return detect(self.detector.run, self.detector_size, pixels, self.zoom)
+        return detect(self.detector.run, self.detector_size, pixels, self.zoom, config=self.settings.detect)
 
     def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
-        return read_indices(self.classifier.run, pixels, indices, self.crop_size, self.crop_margin)
+        read = self.settings.read
+        return read_indices(self.classifier.run, pixels, indices, self.crop_size, self.crop_margin, read.margin_scales,
+                            read.recheck_below)
 
     def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
         """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
-        return interpret(indices, card_boxes, photo, name, self.thresholds)
+        return interpret(indices, card_boxes, photo, name, self.thresholds, self.settings)
 
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels
@@ -106,11 +115,14 @@ class Recognizer:
         indices = self.classify(pixels, detections.of_class(INDEX_CLASS))
         t1 = time.perf_counter()
         card_boxes = detections.of_class(CARD_CLASS)
-        card_boxes = Detections.concatenate([card_boxes, restore(detections.of_class(SHADOW_CLASS), card_boxes, indices)])
+        card_boxes = Detections.concatenate([card_boxes, restore(detections.of_class(SHADOW_CLASS), card_boxes, indices,
+                                                                   self.settings.interpret)])
         looked = 0
         if self.look_again:
             indices, looked = second_look(self.classifier.run, pixels, card_boxes, indices, self.crop_size,
-                                          self.crop_margin, min_score=self.thresholds.unread_card_score)
+                                          self.crop_margin, min_score=self.thresholds.unread_card_score,
+                                          config=self.settings.second_look,
+                                          inside_share=self.settings.interpret.inside_share)
         t2 = time.perf_counter()
         result = self.interpret(indices, card_boxes, photo, name)
         t3 = time.perf_counter()
@@ -122,8 +134,8 @@ class Recognizer:
 
 
 def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,
-                      confirm_below: float = CONFIRM_BELOW, lone_index_score: float = LONE_INDEX_SCORE,
-                      unread_card_score: float = UNREAD_CARD_SCORE, zoom: bool | None = None) -> Recognizer:
+                      confirm_below: float | None = None, lone_index_score: float | None = None,
+                      unread_card_score: float | None = None, zoom: bool | None = None) -> Recognizer:
     """A recogniser loaded once per set of options and kept for the process (loading the models
     takes longer than recognising a photo)."""
     return _kept(None if models is None else str(models), backend, confirm_below, lone_index_score,
@@ -137,8 +149,8 @@ def _kept(models, backend, confirm_below, lone_index_score, unread_card_score, z
 
 
 def recognize(source: PhotoSource, name: str | None = None, *, models: str | os.PathLike | None = None,
-              backend: str | None = None, confirm_below: float = CONFIRM_BELOW,
-              lone_index_score: float = LONE_INDEX_SCORE, unread_card_score: float = UNREAD_CARD_SCORE,
+              backend: str | None = None, confirm_below: float | None = None,
+              lone_index_score: float | None = None, unread_card_score: float | None = None,
               zoom: bool | None = None) -> Recognition:
     """Recognise one photo (a path, encoded bytes, BGR pixels or a ``Photo``) with the shared
     recogniser for these options."""

@@ -5,15 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from vision.boxes import box_iou
+from vision.config import DEFAULTS
 from vision.detections import Detections
 from vision.letterbox import Letterbox
 
-CANDIDATE_SCORE = 0.25  # rows below this never reach NMS (ultralytics' default predict threshold)
-NMS_IOU = 0.6
-MAX_CANDIDATES = 3000  # bounds NMS time on a pathological output
+# The defaults (DetectConfig): rows under CANDIDATE_SCORE never reach NMS (ultralytics' predict
+# default); MAX_CANDIDATES bounds NMS time on a pathological output.
+CANDIDATE_SCORE = DEFAULTS.detect.candidate_score
+NMS_IOU = DEFAULTS.detect.nms_iou
+MAX_CANDIDATES = DEFAULTS.detect.max_candidates
 
 
-def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE) -> Detections:
+def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE, max_candidates: int = MAX_CANDIDATES) -> Detections:
     """Rows of a 1x(4+C)xN ultralytics output whose best class scores ``>= min_score``,
     as xyxy boxes in detector-input pixels."""
     raw = np.asarray(raw, dtype=np.float32)
@@ -24,8 +27,8 @@ def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE) -> Detection
     class_id = scores.argmax(axis=1)
     confidence = scores[np.arange(len(rows)), class_id]
     keep = np.flatnonzero(confidence >= min_score)
-    if len(keep) > MAX_CANDIDATES:
-        keep = keep[np.argsort(-confidence[keep], kind="stable")[:MAX_CANDIDATES]]
+    if len(keep) > max_candidates:
+        keep = keep[np.argsort(-confidence[keep], kind="stable")[:max_candidates]]
     cx, cy, w, h = rows[keep, 0], rows[keep, 1], rows[keep, 2], rows[keep, 3]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
     return Detections(xyxy, confidence[keep], class_id[keep])
@@ -60,9 +63,10 @@ def nms_per_class(detections: Detections, iou_threshold: float = NMS_IOU) -> Det
 
 
 def postprocess(raw: np.ndarray, letterbox: Letterbox, width: int, height: int,
-                min_score: float = CANDIDATE_SCORE, iou_threshold: float = NMS_IOU) -> Detections:
+                min_score: float = CANDIDATE_SCORE, iou_threshold: float = NMS_IOU,
+                max_candidates: int = MAX_CANDIDATES) -> Detections:
     """Raw detector output -> NMS'd detections in photo pixels (degenerate boxes dropped)."""
-    candidates = decode_raw(raw, min_score)
+    candidates = decode_raw(raw, min_score, max_candidates)
     in_photo = Detections(letterbox.to_photo(candidates.xyxy, width, height),
                           candidates.confidence, candidates.class_id)
     sizes = in_photo.sizes

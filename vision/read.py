@@ -7,15 +7,15 @@ from typing import Callable
 import numpy as np
 
 from vision.classes import CARD_CODES
+from vision.config import DEFAULTS
 from vision.crops import CROP_MARGIN, CROP_SIZE, crop_square, crops_to_tensor
 from vision.detections import Detections
 
-# An index read with less than RECHECK_BELOW probability is read again from wider crops and
-# the probabilities averaged: detector boxes often clip the suit under the rank, and a wider crop
-# brings it back. Measured on 1,429 detected indices of 100 fresh scenes (models v1), reading
-# every index at all three margins: 90.3 % -> 95.2 % right, wrong reads at p >= 0.5: 30 -> 7.
-READ_MARGIN_SCALES = (1.0, 1.2, 1.4)
-RECHECK_BELOW = 0.95
+# An index read with less than ReadConfig.recheck_below probability is read again from wider crops
+# (ReadConfig.margin_scales) and the probabilities averaged: detector boxes often clip the suit
+# under the rank, and a wider crop brings it back (docs/TUNING.md, "read").
+READ_MARGIN_SCALES = DEFAULTS.read.margin_scales
+RECHECK_BELOW = DEFAULTS.read.recheck_below
 
 RunClassifier = Callable[[np.ndarray], np.ndarray]  # (M, 3, S, S) crops -> (M, 52) logits
 
@@ -63,8 +63,10 @@ def read_logits(indices: Detections, logits: np.ndarray) -> Detections:
 
 
 def read_indices(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
-                 size: int = CROP_SIZE, margin: float = CROP_MARGIN) -> Detections:
+                 size: int = CROP_SIZE, margin: float = CROP_MARGIN,
+                 scales: tuple[float, ...] = READ_MARGIN_SCALES, recheck_below: float = RECHECK_BELOW) -> Detections:
     """The index rows with the card each one shows (best and runner-up)."""
     if len(indices) == 0:
         return indices
-    return read_logits(indices, index_log_probs(run_classifier, pixels_bgr, indices, size, margin))
+    return read_logits(indices, index_log_probs(run_classifier, pixels_bgr, indices, size, margin, scales,
+                                                recheck_below))

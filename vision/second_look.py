@@ -19,23 +19,12 @@ from vision import boxes
 from vision.classes import CARD_CODES, INDEX_CLASS, RANKS
 from vision.crops import crop_square, crops_to_tensor
 from vision.detections import Detections
-from vision.interpret import DUPLICATE_INSIDE, UNREAD_CARD_SCORE
+from vision.config import DEFAULTS, SecondLookConfig
+from vision.geometry import CARD_ASPECT, CARD_H, CARD_W, CORNER_BOXES
 from vision.read import RunClassifier, softmax
 
-CARD_W, CARD_H = 200, 280  # the upright card (5:7, a poker card's 2.5 x 3.5 in)
-# Where a corner index sits on an upright card, as fractions of its width and height: measured on
-# the rendered decks (rank + suit from the corner to about a fifth of the width), with a tighter and
-# a looser box since decks differ; the reader was trained on boxes jittered about as much.
-CORNER_BOXES = ((0.03, 0.02, 0.19, 0.27), (0.01, 0.01, 0.24, 0.33))
-# A card box holding an index read at least this surely (detector score x reader probability)
-# needs no second look.
-SURE_READ = 0.5
-MAX_LOOKS = 16  # more unread boxes than this is not a cribbage layout; keep the cost bounded
-REGION_MARGIN = 0.06  # around the card box, of its size: the outline must lie inside the region
-# An outline is taken when its rectangle fills the card box about as a card would (area share)
-# and has a card's proportions (long / short side).
-FILL_RANGE = (0.3, 1.1)
-ASPECT_RANGE = (1.15, 1.75)
+# Upright card size and where its corner indices lie: ``vision.geometry``. What a look needs to be
+# taken, and the outline and pip tests: ``SecondLookConfig`` (docs/TUNING.md, "second_look").
 
 
 @dataclass(frozen=True)
@@ -51,8 +40,10 @@ class Look:
     pips: int | None
 
 
-def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = SURE_READ,
-                     min_score: float = UNREAD_CARD_SCORE) -> np.ndarray:
+def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = DEFAULTS.second_look.sure,
+                     min_score: float = DEFAULTS.interpret.unread_card_score,
+                     inside_share: float = DEFAULTS.interpret.inside_share,
+                     max_looks: int = DEFAULTS.second_look.max_looks) -> np.ndarray:
     """Indices (rows of ``card_boxes``) of the cards whose box holds no sure index read, among the
     boxes the detector is sure enough of to report (``min_score``, as interpret reports unread ones)."""
     if len(card_boxes) == 0:
@@ -62,46 +53,47 @@ def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = 
     holds_sure = boxes.points_in_boxes(indices.centers[sure_rows], card_boxes.xyxy, tolerance=0.0).any(axis=0) \
         if sure_rows.any() else np.zeros(len(card_boxes), bool)
     # a box covered by boxes already read surely is a second box of those cards, not a card to read
-    covered = boxes.covered_fraction(card_boxes.xyxy, card_boxes.xyxy[holds_sure]) >= DUPLICATE_INSIDE
+    covered = boxes.covered_fraction(card_boxes.xyxy, card_boxes.xyxy[holds_sure]) >= inside_share
     rows = np.flatnonzero(~holds_sure & ~covered & (card_boxes.confidence >= min_score))
-    return rows[np.argsort(-card_boxes.confidence[rows], kind="stable")][:MAX_LOOKS]
+    return rows[np.argsort(-card_boxes.confidence[rows], kind="stable")][:max_looks]
 
 
-def card_outline(pixels: np.ndarray, box) -> np.ndarray | None:
+def card_outline(pixels: np.ndarray, box, config: SecondLookConfig = DEFAULTS.second_look) -> np.ndarray | None:
     """The card's four corners (photo pixels, float32 4x2) found inside its box, or None."""
     h, w = pixels.shape[:2]
     x1, y1, x2, y2 = box
-    mx, my = (x2 - x1) * REGION_MARGIN, (y2 - y1) * REGION_MARGIN
+    mx, my = (x2 - x1) * config.region_margin_of_box, (y2 - y1) * config.region_margin_of_box
     rx1, ry1 = int(max(x1 - mx, 0)), int(max(y1 - my, 0))
     rx2, ry2 = int(min(x2 + mx, w)), int(min(y2 + my, h))
     if rx2 - rx1 < 8 or ry2 - ry1 < 8:
         return None
     region = pixels[ry1:ry2, rx1:rx2]
-    shrink = min(1.0, 256.0 / max(region.shape[:2]))  # outlines need no fine detail
+    shrink = min(1.0, config.outline_px / max(region.shape[:2]))  # outlines need no fine detail
     if shrink < 1.0:
         region = cv2.resize(region, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     gray = cv2.GaussianBlur(cv2.cvtColor(region, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, light = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    edges = cv2.dilate(cv2.Canny(gray, *config.canny_thresholds), np.ones((3, 3), np.uint8))
     box_area = (x2 - x1) * (y2 - y1) * shrink * shrink
     best, best_score = None, 0.0
+    (low_fill, high_fill), (low_aspect, high_aspect) = config.fill_range, config.aspect_range_long_over_short
     for mask in (light, 255 - light, edges):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
-            if cv2.contourArea(contour) < FILL_RANGE[0] * box_area * 0.8:
+            if cv2.contourArea(contour) < low_fill * box_area * config.contour_slack:
                 continue
             bx, by, bw, bh = cv2.boundingRect(contour)
             if bx <= 0 and by <= 0 and bx + bw >= mask.shape[1] and by + bh >= mask.shape[0]:
                 continue  # the background around the card, not the card
             (cx, cy), (rw, rh), angle = rect = cv2.minAreaRect(contour)
-            if min(rw, rh) < 4:
+            if min(rw, rh) < config.min_outline_px:
                 continue
             fill, aspect = rw * rh / box_area, max(rw, rh) / min(rw, rh)
-            if not (FILL_RANGE[0] <= fill <= FILL_RANGE[1] and ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]):
+            if not (low_fill <= fill <= high_fill and low_aspect <= aspect <= high_aspect):
                 continue
             # solid: the contour fills its rectangle (a card, not a ring of clutter)
             solidity = cv2.contourArea(contour) / (rw * rh)
-            score = solidity * min(fill, 1.0) / (1.0 + abs(aspect - 1.4))
+            score = solidity * min(fill, 1.0) / (1.0 + abs(aspect - CARD_ASPECT))
             if score > best_score:
                 best, best_score = rect, score
     if best is None:
@@ -122,11 +114,12 @@ def _portrait_order(quad: np.ndarray) -> np.ndarray:
     return quad
 
 
-def upright_card(pixels: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def upright_card(pixels: np.ndarray, quad: np.ndarray,
+                 oversample: float = DEFAULTS.second_look.oversample) -> tuple[np.ndarray, np.ndarray]:
     """The card turned upright at CARD_W x CARD_H, and the map from card to photo pixels."""
     quad = _portrait_order(quad)
     short = float(np.linalg.norm(quad[1] - quad[0]))
-    factor = min(1.0, 1.5 * CARD_W / max(short, 1.0))  # average down first: no aliasing
+    factor = min(1.0, oversample * CARD_W / max(short, 1.0))  # average down first: no aliasing
     x1, y1 = np.floor(quad.min(axis=0)).astype(int)
     x2, y2 = np.ceil(quad.max(axis=0)).astype(int) + 1
     h, w = pixels.shape[:2]
@@ -154,41 +147,43 @@ def corner_crops(card: np.ndarray, size: int, margin: float) -> list[np.ndarray]
     return crops
 
 
-def count_pips(card: np.ndarray) -> int | None:
+def count_pips(card: np.ndarray, config: SecondLookConfig = DEFAULTS.second_look) -> int | None:
     """Pips on the face of an upright number card (2-10), or None when the face is not a plain
     number card's (a court's picture, an ace's single large pip, or nothing clear)."""
     gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
-    face = gray[int(0.07 * h):int(0.93 * h), int(0.2 * w):int(0.8 * w)]
+    (top, bottom), (left, right) = config.face_rows, config.face_columns
+    face = gray[int(top * h):int(bottom * h), int(left * w):int(right * w)]
     _, ink = cv2.threshold(cv2.GaussianBlur(face, (3, 3), 0), 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    if ink.mean() / 255 > 0.5:  # dark card, light pips
+    if ink.mean() / 255 > config.dark_card_ink:  # dark card, light pips
         ink = 255 - ink
     n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
     if len(areas) == 0:
         return None
     face_area = face.shape[0] * face.shape[1]
-    if areas.max() > 0.12 * face_area:  # a picture or one big pip
+    if areas.max() > config.picture_share * face_area:  # a picture or one big pip
         return None
-    big = areas[areas >= 0.004 * face_area]
+    big = areas[areas >= config.pip_share * face_area]
     if len(big) < 2:
         return None
-    pips = big[big >= 0.4 * big.max()]
+    pips = big[big >= config.pip_of_largest * big.max()]
     # a court's picture breaks into pieces of every size; a number card's pips are all alike
-    pieces = big[(big < 0.4 * big.max()) & (big >= 0.08 * big.max())]
-    if len(pieces) > 2 or pips.max() > 1.6 * pips.min():
+    pieces = big[(big < config.pip_of_largest * big.max()) & (big >= config.piece_of_largest * big.max())]
+    if len(pieces) > config.max_pieces or pips.max() > config.pip_spread * pips.min():
         return None
     return len(pips) if 2 <= len(pips) <= 10 else None
 
 
-def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, margin: float) -> tuple[Look, np.ndarray | None]:
+def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, margin: float,
+         config: SecondLookConfig = DEFAULTS.second_look) -> tuple[Look, np.ndarray | None]:
     """Read one card box again; returns the look and the box of its read corner (photo pixels)."""
-    quad = card_outline(pixels, box)
+    quad = card_outline(pixels, box, config)
     outline_found = quad is not None
     if quad is None:  # read the box itself as an upright card
         x1, y1, x2, y2 = box
         quad = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
-    card, to_photo = upright_card(pixels, quad)
+    card, to_photo = upright_card(pixels, quad, config.oversample)
     crops = corner_crops(card, size, margin)
     probs = softmax(np.asarray(run_classifier(crops_to_tensor(crops)), np.float32))
     per_box = len(CORNER_BOXES)
@@ -203,7 +198,7 @@ def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, marg
     order = np.argsort(-combined)
     card_id, runner_up = int(order[0]), int(order[1])
     probability = float(combined[card_id])
-    pips = count_pips(card) if outline_found else None
+    pips = count_pips(card, config) if outline_found else None
     rank = RANKS.index(CARD_CODES[card_id][0])  # 0 = ace ... 9 = ten
     if pips is not None and 1 <= rank <= 9:
         # the pips confirm the rank (halve the doubt) or question it (halve the probability)
@@ -229,11 +224,14 @@ def _less_sure_than_the_first_pass(indices: Detections, sureness: np.ndarray, in
 
 
 def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: Detections, indices: Detections,
-                size: int, margin: float, sure: float = SURE_READ,
-                min_score: float = UNREAD_CARD_SCORE) -> tuple[Detections, int]:
+                size: int, margin: float, sure: float | None = None,
+                min_score: float = DEFAULTS.interpret.unread_card_score,
+                config: SecondLookConfig = DEFAULTS.second_look,
+                inside_share: float = DEFAULTS.interpret.inside_share) -> tuple[Detections, int]:
     """The index rows with the second look's reads added (and the first pass's unsure reads inside a
     card the second look read surely removed), and how many cards were looked at."""
-    rows = boxes_to_look_at(card_boxes, indices, sure, min_score)
+    sure = config.sure if sure is None else sure
+    rows = boxes_to_look_at(card_boxes, indices, sure, min_score, inside_share, config.max_looks)
     if len(rows) == 0:
         return indices, 0
     added, replaced = [], np.zeros(len(indices), bool)
@@ -241,7 +239,7 @@ def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: D
     inside_looked = boxes.points_in_boxes(indices.centers, card_boxes.xyxy[rows], tolerance=0.0)  # (reads, looks)
     for look_at, row in enumerate(rows):
         inside = inside_looked[:, look_at]
-        result, index_box = look(run_classifier, pixels, card_boxes.xyxy[row], size, margin)
+        result, index_box = look(run_classifier, pixels, card_boxes.xyxy[row], size, margin, config)
         score = float(card_boxes.confidence[row])
         if _less_sure_than_the_first_pass(indices, sureness, inside, result, score):
             continue

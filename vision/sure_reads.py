@@ -15,47 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from vision import boxes
+from vision.config import DEFAULTS, InterpretConfig
 from vision.detections import UNREAD, Detections
 
-SURE_READER = 0.5
-# A lone index (no card box of its own) with a weak detector score is a card when the reader is
-# this sure of it and it lies on another card near its edge: a sure read is a card (issue 20, item 1).
-# First set with models v4 (tuning scenes, 150 of mix v3 and 150 of mix v4, found / wrong against no
-# such rule 883 / 47 and 883 / 109: 0.5 -> 906 / 59 and 912 / 121; 0.8 -> 899 / 48, 905 / 112), so 0.8
-# then. Models v6 and v7 read half-hidden indices more surely and misread fewer: 120 mix v4 tuning
-# scenes (seeds 8,500,000+, 30 each of whole shows, fans, hand + starter and scattered; 837 visible
-# cards), found / wrong (all wrong ones flagged): v6 0.8 -> 778 / 33, 0.5 -> 781 / 36; v7 0.8 ->
-# 792 / 22, 0.5 -> 792 / 23 (v7's first epoch: 777 / 22 -> 782 / 25). A lone read that clears
-# READ_FLOOR under a weak detector score (< 0.5) is read at over 0.5 anyway: with 0.5 the edge decides.
-LONE_SURE = 0.5
-EDGE_TOLERANCE = 0.05  # an index at a card's edge still lies on it (of the box's short side)
-# A corner index lies at most this deep in its card's box (of the box's short side: an upright
-# card's index centre lies ~0.1 deep, a turned card's nearer its box's edge). A half-hidden card's
-# lone index deeper in another card's box is a pip or a court's picture of that card: on the
-# tuning scenes above, 0.15 / 0.2 / 0.25 / 0.3 / no limit gave 894 / 897 / 901 / 903 / 905 cards
-# found and 56 / 57 / 58 / 58 / 60 wrong; 0.25 keeps most of the finds.
-CORNER_DEPTH = 0.25
-# A read whose box lies inside another read card's box is a mark on that card's face when its index
-# lies this deep in it (0.5 is the centre). Tuning scenes: 0.25 / 0.3 / 0.35 / 0.4 found 906 / 910 /
-# 913 / 919 cards (918 without the rule), wrong 73 / 73 / 73 / 75: on renders the deeper boxes are
-# mostly lower cards of rows; the rule is for court pictures on blurred photos (issue 20).
-MARK_DEPTH = 0.4
-INSIDE_ANOTHER = 0.8  # a box this much inside another card's box is part of that card's face (interpret's DUPLICATE_INSIDE)
-# A card lying square to the frame keeps its corner indices on one diagonal of its box: top left and
-# bottom right when the box stands (it is upright or upside down), top right and bottom left when it
-# lies. A court's frame carries marks in the other two corners of its face (sample
-# hand_starter_spread: models v5 read the jack of spades' frame as QH three times, and the detector
-# gave those marks a card box of their own coinciding with the jack's). Two or more marks in both
-# other corners, inside the face, are that frame, not a card: a card's own box never puts its two
-# indices there, and a card lying over another shows one index in the box, not two. Tuning scenes
-# (seeds 8,500,000+: 150 of mix v3 and 150 of v4, 100 + 100 whole shows of v3 / v4 at 8,520,000+),
-# the rule as set below fires on no card with models v5 or v4 (its geometry alone holds for one
-# wrong AD on a JD with v4, read too unsurely to be named). Without the two opposite marks it also
-# held for 2 right cards: the next card's index in an overlapping row, on the lower card's box.
-COINCIDENT = 0.8  # IoU of two card boxes that lie in one place
-SQUARE_ON = 0.8  # a box this elongated (short / long side) or more holds a card within ~10 degrees of square
-CORNER_QUADRANT = 0.15  # an index at least this far (of the box's side) from its centre on both axes is in a corner
-FACE_INSET = 0.15  # ... and a mark at least this far (of the short side) from both nearest edges is inside the face
+# The reader probabilities (``sure_reader``, ``lone_sure_reader``) and the depths, overlaps and
+# corner shares these rules use are ``InterpretConfig`` (vision/config.py), each measured in
+# docs/TUNING.md, "interpret". A court's frame (``frame_marks``) carries marks in the two corners of
+# its face where its own indices do not lie; a card lying square to the frame keeps its indices on
+# one diagonal of its box (top left and bottom right when the box stands).
+SURE_READER = DEFAULTS.interpret.sure_reader
+LONE_SURE = DEFAULTS.interpret.lone_sure_reader
 
 
 def reader_probability(cards: Detections, index_score: np.ndarray) -> np.ndarray:
@@ -75,7 +44,8 @@ def edge_depth(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     return gap / np.maximum(np.minimum(x2 - x1, y2 - y1), 1.0)
 
 
-def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.ndarray) -> np.ndarray:
+def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.ndarray,
+                   config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
     """(N,) whether each card without a box of its own (``estimated``) has its index where a
     corner index of a half-hidden card lies: on a card that has a box, near that box's edge (the
     lower card of an overlapping pair, a fan's hidden card). Not deep in another card's face (a pip,
@@ -85,8 +55,8 @@ def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.nd
     if not boxed.any() or not estimated.any():
         return on
     depth = edge_depth(index_centre[estimated], cards.xyxy[boxed])
-    inside = depth >= -EDGE_TOLERANCE
-    on[estimated] = (inside & (depth <= CORNER_DEPTH)).any(axis=1)
+    inside = depth >= -config.edge_tolerance
+    on[estimated] = (inside & (depth <= config.corner_depth)).any(axis=1)
     return on
 
 
@@ -99,51 +69,52 @@ def _read_pairs(cards: Detections, measure, at_least: float) -> tuple[np.ndarray
     return read, paired
 
 
-def _diagonal(points: np.ndarray, box: np.ndarray) -> np.ndarray:
+def _diagonal(points: np.ndarray, box: np.ndarray, quadrant: float) -> np.ndarray:
     """(P,) +1 / -1 for points in the top-left or bottom-right / the other two corner quadrants of
-    ``box`` (``CORNER_QUADRANT`` out of its centre on both axes), 0 elsewhere."""
+    ``box`` (``quadrant`` out of its centre on both axes), 0 elsewhere."""
     x1, y1, x2, y2 = box
     u = (points[:, 0] - x1) / max(x2 - x1, 1.0) - 0.5
     v = (points[:, 1] - y1) / max(y2 - y1, 1.0) - 0.5
-    in_corner = (np.abs(u) > CORNER_QUADRANT) & (np.abs(v) > CORNER_QUADRANT)
+    in_corner = (np.abs(u) > quadrant) & (np.abs(v) > quadrant)
     return np.where(in_corner, np.sign(u * v), 0.0)
 
 
-def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections) -> np.ndarray:
+def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections,
+                config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
     """(N,) whether each read card is a court's frame marks on another read card: the two cards'
-    boxes coincide (``COINCIDENT``), that card lies square to the frame (``SQUARE_ON``) with its index
+    boxes coincide (``coincident_iou``), that card lies square to the frame (``square_on``) with its index
     in a corner on its box's index diagonal, and the indices read as this card in that box lie in
-    both corners of the other diagonal (two or more), inside the face (``FACE_INSET``)."""
+    both corners of the other diagonal (two or more), inside the face (``face_inset``)."""
     out = np.zeros(len(cards), bool)
-    read, coincide = _read_pairs(cards, boxes.box_iou, COINCIDENT)
+    read, coincide = _read_pairs(cards, boxes.box_iou, config.coincident_iou)
     for a, b in zip(*np.nonzero(coincide)):
         mark, owner = read[a], read[b]
         box = cards.xyxy[owner]
         size = boxes.sizes(box[None])[0]
-        if size.min() / max(size.max(), 1.0) > SQUARE_ON:
+        if size.min() / max(size.max(), 1.0) > config.square_on:
             continue  # a turned card: its indices may lie in any corner of its box
         index_diagonal = 1.0 if size[1] > size[0] else -1.0
-        if _diagonal(index_centre[[owner]], box)[0] != index_diagonal:
+        if _diagonal(index_centre[[owner]], box, config.corner_quadrant)[0] != index_diagonal:
             continue
         points = indices.centers[(indices.card_id == cards.card_id[mark]) &
                                  boxes.points_in_boxes(indices.centers, box[None])[:, 0]]
-        side = _diagonal(points, box)
+        side = _diagonal(points, box, config.corner_quadrant)
         points = points[side != 0]
         both_corners = len(np.unique(np.sign(points[:, 0] - (box[0] + box[2]) / 2))) == 2
-        inside = edge_depth(points, box[None])[:, 0] >= FACE_INSET
+        inside = edge_depth(points, box[None])[:, 0] >= config.face_inset
         out[mark] |= bool(both_corners and np.all(side[side != 0] == -index_diagonal) and inside.all())
     return out
 
 
-def mid_face(cards: Detections, index_centre: np.ndarray) -> np.ndarray:
+def mid_face(cards: Detections, index_centre: np.ndarray, config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
     """(N,) whether each read card is a mark on another read card's face: its box lies inside
-    that card's box (``INSIDE_ANOTHER`` of its area) and its index deep in that card's face (deeper
-    than MARK_DEPTH): a court's picture or a large pip given a box of its own."""
+    that card's box (``inside_share`` of its area) and its index deep in that card's face (deeper
+    than ``mark_depth``): a court's picture or a large pip given a box of its own."""
     out = np.zeros(len(cards), bool)
-    read, inside = _read_pairs(cards, boxes.box_containment, INSIDE_ANOTHER)
+    read, inside = _read_pairs(cards, boxes.box_containment, config.inside_share)
     if not inside.any():
         return out
-    deep = edge_depth(index_centre[read], cards.xyxy[read]) > MARK_DEPTH
+    deep = edge_depth(index_centre[read], cards.xyxy[read]) > config.mark_depth
     bigger = boxes.sizes(cards.xyxy[read]).prod(axis=1)
     out[read] = (inside & deep & (bigger[None, :] > bigger[:, None])).any(axis=1)
     return out

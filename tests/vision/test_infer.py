@@ -11,7 +11,10 @@ from vision.identify import merge_indices
 from vision.read import READ_MARGIN_SCALES, index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
-from vision.interpret import MAX_CARDS, Thresholds, interpret
+from vision.config import DEFAULTS
+from vision.interpret import Thresholds, interpret
+
+MAX_CARDS = DEFAULTS.interpret.max_cards
 from vision.boxes import box_iou
 from vision.postprocess import decode_raw, nms, nms_per_class, postprocess
 

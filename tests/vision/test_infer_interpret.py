@@ -8,7 +8,8 @@ from infer_fixtures import detections_for, table
 from vision.classes import CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import Detections
-from vision.interpret import READ_FLOOR, interpret
+from vision.config import DEFAULTS
+from vision.interpret import interpret
 from vision.notices import Code
 
 
@@ -49,7 +50,7 @@ def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
     five = codes.index("5C")
     card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
     card_id[[2 * five, 2 * five + 1]] = CARD_INDEX["7C"]  # both corners of 5C read 7C, barely
-    card_conf[[2 * five, 2 * five + 1]] = READ_FLOOR * 0.5
+    card_conf[[2 * five, 2 * five + 1]] = DEFAULTS.interpret.read_floor * 0.5
     unsure = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
     result = interpret(unsure, cards, photo, "unsure")
     assert sorted(c.card for c in result.cards) == sorted(set(codes) - {"5C"})  # neither 7C nor 5C
@@ -58,7 +59,7 @@ def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
     hand = next(g for g in result.groups if g.role == "hand")  # still a hand: 3 read + 1 unread
     assert sorted(hand.cards) == ["5H", "5S", "JD"]
     # Just above the floor the read is a card, flagged for the player to confirm.
-    card_conf[[2 * five, 2 * five + 1]] = READ_FLOOR * 1.2
+    card_conf[[2 * five, 2 * five + 1]] = DEFAULTS.interpret.read_floor * 1.2
     named = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
                       cards, photo, "named")
     assert named.card("7C").confirm and named.unread_boxes == ()
@@ -109,7 +110,8 @@ def test_min_cost_assignment_is_optimal_against_brute_force():
 
 
 def test_only_cards_without_a_sure_index_get_a_closer_look():
-    from vision.detect import SURE_INDEX, cards_to_look_at_closer
+    from vision.detect import cards_to_look_at_closer
+    SURE_INDEX = DEFAULTS.detect.sure_index_score
 
     cards = Detections([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], None, None)
     scores = [SURE_INDEX + 0.1, SURE_INDEX - 0.1, 0.99]  # sure on card 0, unsure on 1, none on 2
@@ -130,7 +132,8 @@ def test_zoom_regions_cover_the_cards_closer():
     tiles = zoom_regions(spread, 1280, 960)
     assert tiles == [(0, 0, 584, 584), (696, 376, 1280, 960)]  # only the tiles holding cards, sized for them
     # small cards all over the photo (a whole show): smaller tiles, a closer look, at most MAX_TILES
-    from vision.detect import MAX_TILES, tile_size
+    from vision.detect import tile_size
+    MAX_TILES = DEFAULTS.detect.max_tiles
 
     small = Detections([[x, y, x + 60, y + 84] for x in (20, 600, 1180) for y in (20, 850)], None, None)
     tiles = zoom_regions(small, 1280, 960)

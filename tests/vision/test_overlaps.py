@@ -13,7 +13,10 @@ from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import Detections
 from vision.interpret import interpret
-from vision.sure_reads import LONE_SURE, SURE_READER, edge_depth
+from vision.config import DEFAULTS
+from vision.sure_reads import edge_depth
+
+LONE_SURE, SURE_READER = DEFAULTS.interpret.lone_sure_reader, DEFAULTS.interpret.sure_reader
 
 
 def _photo():
@@ -263,7 +266,7 @@ def test_chips_and_printed_matter_are_drawn_on_the_table():
 
 
 def test_a_card_read_from_one_corner_only_is_confirmed_unless_read_very_surely():
-    from vision.interpret import CONFIRM_BELOW, ONE_CORNER_FACTOR
+    CONFIRM_BELOW, ONE_CORNER_FACTOR = DEFAULTS.interpret.confirm_below, DEFAULTS.interpret.one_corner_factor
 
     box, (top_left, bottom_right) = card_geometry(600, 450)
     cards = Detections([box], [0.95], [CARD_CLASS])
@@ -406,7 +409,7 @@ def test_nms_keeps_the_suppressed_card_boxes_aside():
     from infer_fixtures import raw_output_for
     from vision.kept_apart import SHADOW_CLASS, shadow_cards
     from vision.letterbox import Letterbox
-    from vision.postprocess import NMS_IOU, postprocess
+    from vision.postprocess import postprocess
 
     upper, _ = card_geometry(250, 250)
     lower, _ = card_geometry(235, 250)
@@ -414,6 +417,6 @@ def test_nms_keeps_the_suppressed_card_boxes_aside():
     letterbox = Letterbox.fit(512, 512, 512)
     kept = postprocess(raw, letterbox, 512, 512).of_class(CARD_CLASS)
     assert len(kept) == 1  # NMS merged the two cards' boxes
-    shadows = shadow_cards(raw, letterbox, 512, 512, kept, 0.4, NMS_IOU)
+    shadows = shadow_cards(raw, letterbox, 512, 512, kept, 0.4, DEFAULTS.detect)
     assert shadows.class_id.tolist() == [SHADOW_CLASS]
     assert boxes.box_iou(shadows.xyxy, np.array([lower], np.float32))[0, 0] > 0.95

@@ -9,8 +9,8 @@ import pytest
 
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.detections import Detections
-from vision.second_look import (CARD_H, CARD_W, boxes_to_look_at, card_outline, count_pips, second_look,
-                                upright_card)
+from vision.geometry import CARD_H, CARD_W
+from vision.second_look import boxes_to_look_at, card_outline, count_pips, second_look, upright_card
 from vision.synth.art import load_deck
 
 

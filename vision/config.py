@@ -1,0 +1,175 @@
+"""Every tunable of recognition in one frozen configuration, grouped by step.
+
+One name per meaning, its unit in the name or beside it. The measurement that set each value is in
+the tuning log, docs/TUNING.md (by the field's ``step.name``). Values calibrated to a model version
+travel with the model: models.json's ``calibration`` block (``{"interpret": {"read_floor": 0.25}}``)
+overrides these defaults for that model (``from_models_json``); the defaults are the values
+measured for the shipped models. Card and index geometry (not tuned: measured on cards) lives in
+``vision.geometry``.
+
+Units: *score* is the detector's score (0-1); *reader probability* the classifier's (0-1); *sure*
+with no other word is their product, a card's confidence; *share* a fraction of what the name says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    """Step 2, detect (``vision.detect``, ``vision.postprocess``, ``vision.kept_apart``)."""
+
+    min_index_score: float = 0.25  # an index scored under this is not considered at all
+    min_card_score: float = 0.4  # nor a card box under this
+    candidate_score: float = 0.25  # raw rows under this never reach NMS (ultralytics' predict default)
+    nms_iou: float = 0.6
+    max_candidates: int = 3000  # bounds NMS time on a pathological output
+    suppressed_iou: float = 0.9  # a box NMS suppressed overlapping its keeper by more is the same box
+    # the closer pass (``zoom_regions``)
+    sure_index_score: float = 0.6  # a card box holding an index scored this needs no closer look
+    region_margin_of_photo: float = 0.04  # around the cards' union, share of the photo's long side
+    target_index_px: float = 28.0  # an index's size at the detector's input the tiles aim for
+    max_tiles: int = 6  # detector runs the closer pass may take
+    tile_overlap: float = 0.2  # share of a tile
+    min_tile_of_input: float = 1.0  # tiles are never smaller than the detector's input (no upsampling)
+    max_region_share: float = 0.7  # a union of cards within this share of the photo each way is one region
+    max_tile_of_photo: float = 0.6  # share of the photo's long side a tile may take
+    tile_growth: float = 1.15  # tiles grow by this factor until max_tiles cover the cards
+
+
+@dataclass(frozen=True)
+class ReadConfig:
+    """Step 3, read (``vision.read``)."""
+
+    recheck_below: float = 0.95  # reader probability under which an index is read again, wider
+    margin_scales: tuple[float, ...] = (1.0, 1.2, 1.4)  # crop margins read (the first always)
+
+
+@dataclass(frozen=True)
+class SecondLookConfig:
+    """Step 3b, the second look (``vision.second_look``)."""
+
+    sure: float = 0.5  # a card box holding a read this sure (score x reader probability) needs no look
+    max_looks: int = 16  # more unread boxes than this is not a cribbage layout
+    region_margin_of_box: float = 0.06  # around the card box, share of its size
+    outline_px: int = 256  # the region is shrunk to this long side to find the outline
+    canny_thresholds: tuple[int, int] = (40, 120)
+    fill_range: tuple[float, float] = (0.3, 1.1)  # outline area, share of the card box's area
+    contour_slack: float = 0.8  # contours under this share of the smallest fill are not looked at
+    aspect_range_long_over_short: tuple[float, float] = (1.15, 1.75)
+    min_outline_px: float = 4.0  # an outline's short side under this is noise
+    oversample: float = 1.5  # the card is averaged down to this many times its upright size first
+    # pips (``count_pips``): shares of the upright card's face
+    face_rows: tuple[float, float] = (0.07, 0.93)
+    face_columns: tuple[float, float] = (0.2, 0.8)
+    dark_card_ink: float = 0.5  # more ink than this share: a dark card with light pips
+    picture_share: float = 0.12  # a blob over this share of the face is a picture or one big pip
+    pip_share: float = 0.004  # blobs under this share of the face are not pips
+    pip_of_largest: float = 0.4  # pips are at least this share of the largest blob
+    piece_of_largest: float = 0.08  # smaller blobs over this share are a picture's pieces
+    max_pieces: int = 2
+    pip_spread: float = 1.6  # a number card's pips differ in area by less than this factor
+
+
+@dataclass(frozen=True)
+class InterpretConfig:
+    """Step 4, interpret (``vision.interpret``, ``identify``, ``outlines``, ``sure_reads``,
+    ``kept_apart.restore``). The first three are the caller's (``Thresholds``)."""
+
+    confirm_below: float = 0.5  # a card read less sure (score x reader probability) is flagged
+    lone_index_score: float = 0.5  # an index with no card box needs this score to count
+    unread_card_score: float = 0.5  # a card box with no read index needs this score to be reported
+    read_floor: float = 0.25  # a card read less sure is an unread card with a best guess
+    inside_share: float = 0.8  # a box with this share of its area inside other card boxes is part of them
+    one_corner_factor: float = 1.3  # a card read from one corner needs this x confirm_below
+    max_cards: int = 20  # more is not a cribbage layout
+    sure_reader: float = 0.5  # reader probability that makes a read count as sure
+    lone_sure_reader: float = 0.5  # reader probability that makes a lone index on a card's edge a card
+    # where indices lie (shares of a box's short side unless said)
+    edge_tolerance: float = 0.05  # an index this far outside a card's edge still lies on it
+    corner_depth: float = 0.25  # a corner index lies at most this deep in its card's box
+    mark_depth: float = 0.4  # a read deeper in another card's face is a mark on it
+    coincident_iou: float = 0.8  # two card boxes with this IoU lie in one place
+    square_on: float = 0.8  # a box this elongated (short / long side) or more holds a card square on
+    corner_quadrant: float = 0.15  # this far from the box's centre (share of its side) is a corner
+    face_inset: float = 0.15  # a mark this far from both nearest edges is inside the face
+    suppressed_corner_reach: float = 0.2  # a read this far from a box's corner spot is its corner index
+    # outlines (shares of a card box's diagonal unless said)
+    same_card_diagonals: float = 1.1  # same-code indices farther apart are two cards
+    unassigned_cost: float = 2.5  # a read card left without a card box (fits cost 0 .. ~1.5)
+    own_corner_reach: float = 0.5  # a second read this near the owner's index is another card's corner
+    own_card_reach: float = 1.1  # a read's index farther from its best one is not on the same card
+    other_corner_reach: float = 0.25  # share of the short side: where the card's other corner lies
+
+
+@dataclass(frozen=True)
+class GroundConfig:
+    """Is a lone index printed on a card (``vision.ground``)?"""
+
+    region_side_px: int = 48  # a card's short side when the region is measured
+    frame_share: float = 0.3  # the ground is sampled this wide around the index box (of its size)
+    colour_tolerance: float = 30.0  # BGR distance within which a pixel is the ground's colour
+    window_short_sides: float = 1.0  # the region is looked for this many card short sides around
+    min_ground: float = 0.13  # ground of at least this share of a card's area is a card's face
+    min_ink: float = 0.05  # share of the index box off the ground's colour
+
+
+@dataclass(frozen=True)
+class LayoutConfig:
+    """Step 5, layout (``vision.layout``); distances in card widths unless said."""
+
+    aspect_range_w_over_h: tuple[float, float] = (0.5, 0.85)  # the apparent card width / height
+    link_distance: float = 1.6  # cards whose centres are closer share a group
+    merge_reach: float = 1.3  # fragments join a group this many link distances away
+    crib_unsure_ratio: float = 1.25  # the crib's group must be this much nearer the starter
+    starter_apart: float = 1.35  # a 5th card this much farther out than the rest is the starter
+    same_row: float = 0.5  # groups whose centres differ by less (card heights) share a reading row
+    pack_under_iou: float = 0.5  # an unread box over a read card by this IoU is the pack
+    overlap_link: float = 0.25  # boxes overlapping by this share of the smaller lie on each other
+    complete_sizes: tuple[int, ...] = (1, 4, 5, 6)  # read cards alone making a group that fits a role
+
+
+@dataclass(frozen=True)
+class RecognitionConfig:
+    """The whole configuration, one part per step."""
+
+    detect: DetectConfig = field(default_factory=DetectConfig)
+    read: ReadConfig = field(default_factory=ReadConfig)
+    second_look: SecondLookConfig = field(default_factory=SecondLookConfig)
+    interpret: InterpretConfig = field(default_factory=InterpretConfig)
+    ground: GroundConfig = field(default_factory=GroundConfig)
+    layout: LayoutConfig = field(default_factory=LayoutConfig)
+
+    def with_values(self, values: dict) -> "RecognitionConfig":
+        """A copy with ``{"step": {"name": value}}`` applied (CalibrationError on a name it lacks)."""
+        parts = {}
+        for step, changes in values.items():
+            if step not in {f.name for f in fields(self)}:
+                raise CalibrationError(f"unknown step {step!r} (steps: {', '.join(f.name for f in fields(self))})")
+            part = getattr(self, step)
+            names = {f.name: f for f in fields(part)}
+            if not isinstance(changes, dict):
+                raise CalibrationError(f"{step}: expected an object of values, got {changes!r}")
+            typed = {}
+            for name, value in changes.items():
+                if name not in names:
+                    raise CalibrationError(f"unknown value {step}.{name}")
+                default = getattr(part, name)
+                typed[name] = tuple(value) if isinstance(default, tuple) else type(default)(value)
+            parts[step] = replace(part, **typed)
+        return replace(self, **parts)
+
+
+class CalibrationError(ValueError):
+    """models.json's calibration block names a value recognition does not have."""
+
+
+DEFAULTS = RecognitionConfig()
+
+
+def from_models_json(models_config: dict) -> RecognitionConfig:
+    """The configuration for a model: the defaults with models.json's ``calibration`` applied
+    (its ``"measured"`` entries, pointers into docs/TUNING.md, are documentation only)."""
+    calibration = {k: v for k, v in (models_config.get("calibration") or {}).items() if k != "measured"}
+    return DEFAULTS.with_values(calibration)
