@@ -8,7 +8,7 @@ from infer_fixtures import detections_for, table
 from vision.classes import CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import Detections
-from vision.config import DEFAULTS
+from vision.config import DEFAULTS, CalibrationError, from_models_json
 from vision.interpret import interpret
 from vision.notices import Code
 
@@ -63,6 +63,22 @@ def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
     named = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
                       cards, photo, "named")
     assert named.card("7C").confirm and named.unread_boxes == ()
+    # A model calibrated with a higher floor (models.json "calibration") leaves that read unnamed.
+    floor = from_models_json({"calibration": {"measured": "docs/TUNING.md",
+                                              "interpret": {"read_floor": DEFAULTS.interpret.read_floor * 1.5}}})
+    raised = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
+                       cards, photo, "raised", settings=floor)
+    assert raised.card("7C") is None and len(raised.unread_boxes) == 1
+
+
+def test_a_calibration_names_only_values_recognition_has():
+    config = from_models_json({"calibration": {"layout": {"complete_sizes": [1, 4]}, "detect": {"max_tiles": 4}}})
+    assert config.layout.complete_sizes == (1, 4) and config.detect.max_tiles == 4
+    assert config.interpret == DEFAULTS.interpret and from_models_json({}) == DEFAULTS
+    with pytest.raises(CalibrationError, match="unknown value interpret.read_flor"):
+        from_models_json({"calibration": {"interpret": {"read_flor": 0.3}}})
+    with pytest.raises(CalibrationError, match="unknown step 'reader'"):
+        from_models_json({"calibration": {"reader": {"recheck_below": 0.9}}})
 
 
 def test_an_unsure_stray_read_on_a_card_read_otherwise_is_said_and_ignored():
