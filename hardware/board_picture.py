@@ -1,6 +1,6 @@
 """The README's picture of the board: the drilling template beside the lit board, as one PNG.
 
-    python -m hardware.board_picture docs/board/board-3-track.png [--geometry 3-track]
+    python -c "from hardware.board_picture import save; save('docs/board/board-3-track.png')"
 
 The template is the SVG of ``hardware.template`` rasterised by rsvg-convert (librsvg2-bin); the lit
 board is the LED buffer read back from the real firmware running in the simulator, drawn by
@@ -9,9 +9,7 @@ board is the LED buffer read back from the real firmware running in the simulato
 
 from __future__ import annotations
 
-import argparse
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -59,17 +57,8 @@ def side_by_side(left: Image.Image, right: Image.Image, height: int = HEIGHT) ->
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hardware.board_picture")
-    parser.add_argument("output")
-    parser.add_argument("--geometry", default="3-track")
-    args = parser.parse_args(argv)
-    geometry = Geometry.load(args.geometry)
-    image = side_by_side(template_png(geometry, HEIGHT), lit_board(geometry))
-    image.save(args.output, optimize=True)
-    print(f"{args.output}: {image.width} x {image.height}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def save(path: str | Path, geometry: str = "3-track") -> Path:
+    board = Geometry.load(geometry)
+    image = side_by_side(template_png(board, HEIGHT), lit_board(board))
+    image.save(path, optimize=True)
+    return Path(path)
