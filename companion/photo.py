@@ -14,11 +14,12 @@ from typing import Mapping, Sequence
 
 from companion.counted import NO_STARTER, STARTER_FROM_PHOTO, STARTER_GIVEN, GroupShow, PhotoShow
 from companion.doubt import doubts
+from companion.grouping import trusted_groups
 from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
-from vision import (CardGroup, Code, Notice, PhotoSource, RecognizedCard, Recognition, Recognizer, Role,
+from vision import (Code, Notice, PhotoSource, RecognizedCard, Recognition, Recognizer, Role,
                     shared_recognizer)
 
 # The results (GroupShow, PhotoShow, the STARTER_* values) live in companion.counted, which
@@ -89,46 +90,47 @@ def count_recognition(recognition: Recognition, starter: str | Card | None = Non
     return replace(shown, doubts=doubts(shown))
 
 
-def name_unread(recognition: Recognition, named: Mapping[int, str]) -> Recognition:
+# What a player types for an unread box that is no card (a printed page, a coin, a card back):
+# the box is left out of the count, and its warning goes.
+NOT_A_CARD = ("none", "-", "x", "skip", "not")
+
+
+def is_not_a_card(text: str | None) -> bool:
+    """Whether the player's answer for an unread box says it is no card (None, or a NOT_A_CARD word)."""
+    return text is None or text.strip().lower() in NOT_A_CARD
+
+
+def name_unread(recognition: Recognition, named: Mapping[int, str | None]) -> Recognition:
     """The recognition with unread cards named by the player. ``named``: unread card number
-    (from 1, the order of ``unread_boxes``, as the warnings number them) -> the card it is. Each
-    named card joins the group of the read card lying nearest it, and its warning goes."""
-    if not named:
-        return recognition
+    (from 1, the order of ``unread_boxes``, as the warnings number them) -> the card it is, or
+    None / a ``NOT_A_CARD`` word ("none", "-", "x", "skip", "not") for a box that is no card: it
+    is left out. Each named card joins the group it lies in (the cards are laid out again with it,
+    ``companion.grouping``); the named boxes' warnings go. The groups are built from the cards the
+    player can trust (a flagged card sitting on another card waits for the player)."""
     unread = recognition.unread_boxes
-    cards = list(recognition.cards)
-    groups = [list(g.cards) for g in recognition.groups]
+    taken = {c.card for c in recognition.cards}
+    cards = []
     for number, text in sorted(named.items()):
         if not 1 <= number <= len(unread):
             have = "no unread card" if not unread else "one unread card (1)" if len(unread) == 1 else \
                 f"unread cards 1-{len(unread)}"
             raise UnreadCardError(f"unread card {number}: the photo has {have}")
+        if is_not_a_card(text):
+            continue
         try:
             code = str(Card.parse(text))
         except CardParseError as exc:
-            raise UnreadCardError(f"unread card {number}: {exc}") from None
-        if any(c.card == code for c in cards):
+            words = ", ".join(repr(w) for w in NOT_A_CARD)
+            raise UnreadCardError(f"unread card {number}: {exc} (for no card at all: {words})") from None
+        if code in taken:
             raise UnreadCardError(f"unread card {number}: {code} is already in the photo")
-        box = unread[number - 1]
-        nearest = min(cards, key=lambda c: _gap(c.box, box)) if cards else None
-        group = next((g for g in groups if nearest is not None and nearest.card in g), None)
-        if group is None:
-            group = []
-            groups.append(group)
-        group.append(code)
-        cards.append(RecognizedCard(code, 1.0, box))
-    roles = [g.role for g in recognition.groups] + [Role.UNKNOWN] * (len(groups) - len(recognition.groups))
+        taken.add(code)
+        cards.append(RecognizedCard(code, 1.0, unread[number - 1]))
     warnings = tuple(w for w in recognition.warnings  # by code and number, never by the words
                      if not (isinstance(w, Notice) and w.code == Code.UNREAD_CARD and w.args[0] in named))
-    order = {code: i for i, code in enumerate(c for g in groups for c in g)}
-    return replace(recognition, cards=tuple(sorted(cards, key=lambda c: order.get(c.card, len(order)))),
-                   groups=tuple(CardGroup(role, tuple(g)) for role, g in zip(roles, groups)), warnings=warnings,
+    left = replace(recognition, warnings=warnings,
                    unread_boxes=tuple(b for i, b in enumerate(unread, 1) if i not in named))
-
-
-def _gap(a, b) -> float:
-    """Distance between the centres of two boxes."""
-    return ((a[0] + a[2] - b[0] - b[2]) ** 2 + (a[1] + a[3] - b[1] - b[3]) ** 2) ** 0.5 / 2
+    return trusted_groups(left, cards)
 
 
 def _starter(given: str | Card | None, in_photo: str | None) -> tuple[Card | None, str]:
@@ -173,7 +175,10 @@ def _judge(groups: list[GroupShow], claims: list[int], rules: RuleSet) -> list[G
     """Each claim judged against the countable group it belongs to, in order."""
     countable = [i for i, g in enumerate(groups) if g.show is not None]
     if len(claims) > len(countable):
-        raise ClaimCountError(f"{len(claims)} claims but {len(countable)} hands to count in the photo")
+        said = "1 claim" if len(claims) == 1 else f"{len(claims)} claims"
+        hands = {0: "no hand", 1: "1 hand"}.get(len(countable), f"{len(countable)} hands")
+        why = "; ".join(f"{g.label}: {g.problem}" for g in groups if g.show is None)
+        raise ClaimCountError(f"{said} but {hands} to count in the photo" + (f" ({why})" if why else ""))
     judged = list(groups)
     for claimed, i in zip(claims, countable):
         group = groups[i]

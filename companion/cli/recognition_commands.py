@@ -36,7 +36,9 @@ def register(subparsers) -> None:
     show.add_argument("--rules", default="acc", help="rule set for --claim: acc (default), home, pub")
     show.add_argument("--annotate", metavar="OUT.png", help="write the photo with the cards and every scoring combination drawn")
     show.add_argument("--card", nargs=2, action="append", metavar=("N", "CARD"), default=[],
-                      help="name unread card N (numbered in the warnings), e.g. --card 1 QH; repeat for more")
+                      help="name unread card N (numbered in the warnings), e.g. --card 1 QH; it joins the group "
+                           "it lies in. For a box that is no card (a page, a coin): --card 1 none (or -, x, skip, "
+                           "not): it is left out. Repeat for more")
     _common_options(show)
     show.set_defaults(handler=run_show)
 
@@ -145,6 +147,7 @@ def run_show(args) -> int:
                        f"({' '.join(map(str, args.image))}); crib recognize reads several")
     image = args.image[0]
     named = _named_cards(args.card)
+    _possible_claims(args.claim, "crib" if args.crib else "hand")
     rules = ruleset(args.rules)
     [target] = _annotation_targets([image], args.annotate)
     recognizer = _recognizer(args)
@@ -166,6 +169,17 @@ def run_show(args) -> int:
         if not _write_annotation(target, lambda: draw_show(shown, warnings), args.json, "show"):
             return 2
     return 0
+
+
+def _possible_claims(claims: list[int] | None, kind: str) -> None:
+    """A claim no hand could score (over 29, below 0) is a mistyped number: one line, before the photo is read."""
+    from companion.claims import ImpossibleClaimError, check_claim
+
+    for claimed in claims or ():
+        try:
+            check_claim(kind, claimed, "--claim")
+        except ImpossibleClaimError as exc:
+            raise CliError(str(exc)) from None
 
 
 def _named_cards(pairs: list[list[str]]) -> dict[int, str]:
@@ -201,7 +215,8 @@ def _missing_card_hint(shown, group) -> str:
     unread = len(shown.recognition.unread_boxes)
     if unread:
         which = "1" if unread == 1 else "N"
-        return f"name the unread card: --card {which} CARD (see 'unread card {which}' below), or count it yourself: {by_hand}"
+        return (f"name the unread card: --card {which} CARD (see 'unread card {which}' below; --card {which} none "
+                f"if it is no card), or count it yourself: {by_hand}")
     return f"count it yourself with the missing card: {by_hand}"
 
 
