@@ -126,8 +126,11 @@ def name_unread(recognition: Recognition, named: Mapping[int, str | None]) -> Re
             raise UnreadCardError(f"unread card {number}: {code} is already in the photo")
         taken.add(code)
         cards.append(RecognizedCard(code, 1.0, unread[number - 1]))
-    warnings = tuple(w for w in recognition.warnings  # by code and number, never by the words
-                     if not (isinstance(w, Notice) and w.code == Code.UNREAD_CARD and w.args[0] in named))
+    gone = {tuple(unread[n - 1]) for n in named}
+    # by code and box, never by the words (the box, not the number: a review may leave out one box,
+    # then another, counting from the boxes left)
+    warnings = tuple(w for w in recognition.warnings
+                     if not (isinstance(w, Notice) and w.code == Code.UNREAD_CARD and tuple(w.args[1]) in gone))
     left = replace(recognition, warnings=warnings,
                    unread_boxes=tuple(b for i, b in enumerate(unread, 1) if i not in named))
     return trusted_groups(left, cards)

@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from companion.doubt import Doubt, doubts
-from companion.photo import count_recognition
+from companion.grouping import trusted_groups
+from companion.photo import count_recognition, name_unread
 from companion.ui.cardtext import card_text
 from vision import CardGroup, RecognizedCard, Recognition, Role
 
@@ -45,7 +46,9 @@ def group_label(role: Role, number: int) -> str:
 class Review:
     def __init__(self, recognition: Recognition, starter: str | None = None, all_crib: bool = False) -> None:
         """``starter``, ``all_crib``: what the photo will be counted with (the game's starter once
-        cut; every group as a crib), so that the doubts are the coming count's."""
+        cut; every group as a crib), so that the doubts are the coming count's. The groups are the
+        trusted cards' (``companion.grouping``: a flagged card sitting on another waits apart)."""
+        recognition = trusted_groups(recognition)
         self.source = recognition
         self.starter, self.all_crib = starter, all_crib
         self.cards: list[ReviewCard] = []
@@ -140,6 +143,16 @@ class Review:
         if card.code is None:
             raise ReviewError("an unread card cannot be confirmed: name it (tap a rank and a suit)")
         self.cards[index] = replace(card, confirmed=True)
+
+    def not_a_card(self, index: int) -> None:
+        """The player says card ``index`` is no card (a page, a coin, a card back): it is left out.
+        An unread box leaves the photo as ``crib show --card N none`` leaves it (``name_unread``),
+        so it no longer weighs on the starter."""
+        card = self.cards[index]
+        boxes = [tuple(b) for b in self.source.unread_boxes]
+        if card.code is None and tuple(card.box) in boxes:
+            self.source = name_unread(self.source, {boxes.index(tuple(card.box)) + 1: None})
+        self.cards[index] = replace(card, group=IGNORED)
 
     def move(self, index: int, group: str) -> None:
         if group == "starter":  # one starter: the old one goes back to the unknown cards

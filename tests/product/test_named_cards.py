@@ -139,3 +139,27 @@ def test_a_flagged_card_that_completes_a_fan_stays_in_it():
     recognition = Recognition("t.jpg", 1000, 800, tuple(fan) + (starter,),
                               (CardGroup(Role.HAND, ("5H", "5C", "JD", "4S")), CardGroup(Role.STARTER, ("5D",))), ())
     assert trusted_groups(recognition) is recognition
+
+
+# ------------------------------------------------------------------ the app's review: the same "not a card"
+
+def test_the_reviews_not_a_card_leaves_the_box_out_as_crib_show_does():
+    from companion.photo import count_recognition
+    from companion.ui.review import IGNORED, Review
+
+    hand = [RecognizedCard(code, 0.9, box(100 + 60 * i, 100)) for i, code in enumerate(("9H", "6D", "QH", "5C"))]
+    starter = RecognizedCard("AD", 0.9, box(120, 400))
+    page = box(700, 500, scale=2.5)
+    recognition = Recognition("t.jpg", 1280, 960, tuple(hand) + (starter,),
+                              (CardGroup(Role.HAND, ("9H", "6D", "QH", "5C")), CardGroup(Role.STARTER, ("AD",))),
+                              (Notice(Code.UNREAD_CARD, (1, page, None)),), unread_boxes=(page,))
+    review = Review(recognition)
+    unread = next(i for i, c in enumerate(review.cards) if c.code is None)
+    assert "unread: tap it to name it, or leave it out" in review.problems()
+    review.not_a_card(unread)
+    assert review.cards[unread].group == IGNORED and review.source.unread_boxes == ()
+    assert review.problems() == []  # the starter no longer waits on a box that is no card
+    by_cli = name_unread(recognition, {1: "none"})
+    assert by_cli.unread_boxes == review.source.unread_boxes and by_cli.warnings == review.source.warnings
+    counted = count_recognition(review.recognition())
+    assert [g.show.total for g in counted.groups] == [6]

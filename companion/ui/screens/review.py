@@ -62,9 +62,11 @@ class ReviewScreen(CribScreen):
             yes = "Yes, the starter is" if card.group == "starter" else "Yes, it is"
             actions.append((f"{yes} {T.card_text(card.code)}", lambda: self._change(review.confirm, index)))
         for group in review.group_choices():
-            if group != card.group:
-                actions.append((f"To {group}" if group != IGNORED else "Leave out",
-                                lambda g=group: self._change(review.move, index, g)))
+            if group == IGNORED:  # the same as crib show --card N none
+                if card.group != IGNORED:
+                    actions.append(("Leave out: not a card", lambda: self._change(review.not_a_card, index)))
+            elif group != card.group:
+                actions.append((f"To {group}", lambda g=group: self._change(review.move, index, g)))
         taken = {c.code for j, c in enumerate(review.cards) if j != index and c.code and c.group != IGNORED}
         what = T.card_text(card.code) if card.code else "an unread card"
         self.picker = CardPicker(f"{what} ({card.group}): tap the right card", lambda code: self._change(
