@@ -4,6 +4,7 @@ at 1:1 for A4 or Letter (landscape), a 100 mm scale bar on every page. Standard 
 from __future__ import annotations
 
 import math
+import zlib
 from pathlib import Path
 
 from hardware.template import SCALE_BAR_MM, Drawing, Shape
@@ -152,8 +153,8 @@ def pdf_bytes(drawing: Drawing, paper: str = "a4") -> bytes:
     font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     kids = []
     for number, tile in enumerate(pages, 1):
-        stream = _page(drawing, tile, number, len(pages), paper, body).encode("latin-1")
-        content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        stream = zlib.compress(_page(drawing, tile, number, len(pages), paper, body).encode("latin-1"), 9)
+        content = add(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream")
         kids.append(add((f"<< /Type /Page /Parent {tree} 0 R /MediaBox [0 0 {_num(page_w * PT_PER_MM)} "
                          f"{_num(page_h * PT_PER_MM)}] /Resources << /Font << /F1 {font} 0 R >> >> "
                          f"/Contents {content} 0 R >>").encode()))
@@ -170,6 +171,13 @@ def pdf_bytes(drawing: Drawing, paper: str = "a4") -> bytes:
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
     return bytes(out)
+
+
+def page_streams(data: bytes) -> list[bytes]:
+    """The pages' content streams of a PDF written here, uncompressed (for tests and checks)."""
+    import re
+
+    return [zlib.decompress(m.group(1)) for m in re.finditer(rb"/FlateDecode >>\nstream\n(.*?)\nendstream", data, re.S)]
 
 
 def write_pdf(drawing: Drawing, path: str | Path, paper: str = "a4") -> Path:

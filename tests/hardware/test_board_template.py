@@ -74,14 +74,20 @@ def test_svg_numbers_every_fifth_hole_in_the_track_colour_and_draws_the_strip_or
 
 def test_committed_templates_are_what_the_command_draws():
     for name in ("3-track", "2-track"):
+        drawing = template.drawing(Geometry.load(name))
         committed = (ROOT / "docs" / "board" / f"template-{name}.svg").read_text()
-        assert committed == template.svg(template.drawing(Geometry.load(name)))
+        assert committed == template.svg(drawing)
+        for paper in pdf.PAPER_MM:
+            assert (ROOT / "docs" / "board" / f"template-{name}-{paper}.pdf").read_bytes() == pdf.pdf_bytes(drawing, paper)
 
 
 def _pdf_pages(data: bytes):
     boxes = [tuple(map(float, m.groups())) for m in re.finditer(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)]
-    bars = re.findall(rb"% scale-bar 100 mm\n[^\n]* ([\d.]+) ([\d.]+) m ([\d.]+) ([\d.]+) l S", data)
-    return boxes, bars
+    streams = pdf.page_streams(data)
+    assert len(streams) == len(boxes)
+    bars = [re.search(rb"% scale-bar 100 mm\n[^\n]* ([\d.]+) ([\d.]+) m ([\d.]+) ([\d.]+) l S", s).groups()
+            for s in streams]
+    return boxes, bars, streams
 
 
 @pytest.mark.parametrize("paper,size_mm", [("a4", (297, 210)), ("letter", (279.4, 215.9))])
@@ -90,7 +96,7 @@ def test_pdf_pages_are_tiled_on_the_paper_with_a_100_mm_scale_bar_each(tmp_path,
     assert main(["board", "template", "--geometry", "3-track", "--pdf", str(out), "--paper", paper]) == 0
     data = out.read_bytes()
     assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
-    boxes, bars = _pdf_pages(data)
+    boxes, bars, streams = _pdf_pages(data)
     drawing = template.drawing(Geometry.load("3-track"))
     tiles = pdf.tiles(drawing, paper)
     # the board (337 mm wide) needs two landscape pages side by side; every page carries a bar
@@ -106,7 +112,9 @@ def test_pdf_pages_are_tiled_on_the_paper_with_a_100_mm_scale_bar_each(tmp_path,
     assert tiles[1][0] == tiles[0][0] + tiles[0][2] - pdf.OVERLAP_MM
     assert all(t[1] == y0 and t[3] >= h for t in tiles)
     # the drawing is placed at 1 mm = 72/25.4 pt on every page
-    assert data.count(f"{pdf._num(pdf.PT_PER_MM)} 0 0 {pdf._num(-pdf.PT_PER_MM)}".encode()) == 2 * len(tiles)
+    for stream in streams:
+        assert stream.count(f"{pdf._num(pdf.PT_PER_MM)} 0 0 {pdf._num(-pdf.PT_PER_MM)}".encode()) == 2
+        assert stream.count(b" re W n") == 1          # clipped to its tile
 
 
 def test_template_bad_input_is_one_line_with_status_2(tmp_path, capsys):
