@@ -17,6 +17,7 @@ from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError,
                            Photo, TruncatedImageError, UnreadableImageError, decode_photo, photo_from_array,
                            read_photo)
 from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, ThresholdError
+from vision.config import CalibrationError, RecognitionConfig
 from vision.model_config import ModelConfigError
 from vision.notices import Code, Notice
 from vision.pipeline import PhotoSource, Recognizer, recognize, shared_recognizer
@@ -31,4 +32,5 @@ __all__ = [
     "ImageInputError", "ImageNotFoundError", "NotAFileError", "EmptyImageError", "NotAnImageError",
     "TruncatedImageError", "UnreadableImageError",
     "ModelConfigError", "ModelFileError", "BackendUnavailableError", "ThresholdError",
+    "RecognitionConfig", "CalibrationError",
 ]
