@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from companion.rules.muggins import ClaimResult
 from companion.rules.show import Show
 from vision import Photo, Recognition, Role
+from vision.photo_quality import PhotoQuality
 
 # Where the starter came from (the JSON contract's ``starter_source`` values).
 STARTER_FROM_PHOTO = "photo"  # a lone card apart from the hands
@@ -60,6 +61,9 @@ class PhotoShow:
     # unread, a count that changes with an unsure card.
     doubts: tuple = ()
     photo: Photo | None = field(default=None, repr=False, compare=False)
+    # How sharp and bright the photo is (``vision.photo_quality``), when ``count_show`` decoded it;
+    # its advice (too blurred or too dark: take another photo) is the first of ``warnings``.
+    quality: PhotoQuality | None = None
 
     @property
     def cards(self):
@@ -74,11 +78,18 @@ class PhotoShow:
         return None
 
     @property
+    def advice(self) -> str | None:
+        """Another photo asked for: this one is too blurred or too dark to read surely (or None)."""
+        return self.quality.advice if self.quality is not None else None
+
+    @property
     def warnings(self) -> tuple[str, ...]:
-        return ((self.starter_warning,) * (self.starter_warning is not None)
+        return ((self.advice,) * (self.advice is not None)
+                + (self.starter_warning,) * (self.starter_warning is not None)
                 + tuple(d.message for d in self.doubts) + self.count_warnings)
 
     def as_json(self) -> dict:
         return {"image": self.recognition.image, "starter": self.starter, "starter_source": self.starter_source,
                 "hands": [g.as_json() for g in self.groups], "warnings": list(self.warnings),
-                "doubts": [d.as_json() for d in self.doubts], "recognition": self.recognition.as_json()}
+                "doubts": [d.as_json() for d in self.doubts], "recognition": self.recognition.as_json(),
+                **({"photo_quality": self.quality.as_json()} if self.quality is not None else {})}

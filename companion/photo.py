@@ -19,6 +19,7 @@ from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
+from vision.photo_quality import assess
 from vision import (Code, Notice, PhotoSource, RecognizedCard, Recognition, Recognizer, Role,
                     shared_recognizer)
 
@@ -63,7 +64,14 @@ def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = No
     recognizer = recognizer or shared_recognizer()
     decoded, recognition = recognizer.read_and_recognize(photo)
     recognition = name_unread(recognition, named or {})
-    return replace(count_recognition(recognition, starter, claims, rules, all_crib=all_crib), photo=decoded)
+    quality = assess(decoded.pixels) if decoded is not None else None
+    try:
+        shown = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
+    except NoCardsError as exc:
+        if quality is not None and quality.advice:  # nothing read, and the photo says why: ask for another one
+            raise NoCardsError(f"{exc}: {quality.advice}") from None
+        raise
+    return replace(shown, photo=decoded, quality=quality)
 
 
 def count_recognition(recognition: Recognition, starter: str | Card | None = None,

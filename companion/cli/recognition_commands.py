@@ -99,6 +99,7 @@ def _write_annotation(target: str, picture, quiet: bool, command: str) -> bool:
 
 def run_recognize(args) -> int:
     from vision import ImageInputError
+    from vision.photo_quality import assess
 
     from companion.drawing import draw
 
@@ -112,14 +113,17 @@ def run_recognize(args) -> int:
             print(f"crib recognize: error: {exc}", file=sys.stderr)
             failed = True
             continue
-        results.append(result)
+        quality = assess(photo.pixels)
+        results.append({**result.as_json(), "photo_quality": quality.as_json()})
         if not args.json:
             print(format_recognition(result))
+            if quality.advice:  # ask for another photo: too blurred or too dark to read
+                print(f"  warning: {quality.advice}")
         if target is not None:
             picture = lambda: draw(photo.pixels, result, None, photo.scale)  # noqa: E731
             failed |= not _write_annotation(target, picture, args.json, "recognize")
     if args.json:
-        json.dump([r.as_json() for r in results], sys.stdout, indent=1)
+        json.dump(results, sys.stdout, indent=1)
         print()
     return 2 if failed else 0
 
@@ -205,7 +209,8 @@ def show_warnings(shown) -> list[str]:
         starter = [f"starter {shown.starter} from --starter (the photo shows {shown.starter_in_photo} apart)"]
     else:
         starter = []
-    return starter + [d.message for d in shown.doubts] + list(shown.count_warnings)
+    advice = [shown.advice] if shown.advice else []  # another photo first: nothing else is sure
+    return advice + starter + [d.message for d in shown.doubts] + list(shown.count_warnings)
 
 
 def _missing_card_hint(shown, group) -> str:
