@@ -11,7 +11,7 @@ DEB_PACKAGES := librsvg2-bin gnome-cards-data kdegames-card-data-kf5 gimp-data g
 	gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1 avrdude socat \
 	libgl1 libegl1 libgles2 libgl1-mesa-dri libmtdev1 xvfb xauth
 
-.PHONY: demo test deps venv venv-run firmware bench clean models app screenshots
+.PHONY: demo test deps venv venv-run firmware bench clean models app screenshots dist figures figures-all
 
 # Install missing Debian packages only (apt-get needs root; the machines here run as root).
 deps:
@@ -30,12 +30,12 @@ $(VENV)/bin/activate:
 	$(PIP) install -q --upgrade pip
 
 # Run-time install: no torch.
-$(VENV)/.run-stamp: $(VENV)/bin/activate pyproject.toml
+$(VENV)/.run-stamp: $(VENV)/bin/activate pyproject.toml setup.py
 	$(PIP) install -q -e .
 	touch $@
 
 # Everything for the tests (torch + ultralytics for the smoke training, kivy for the UI).
-$(VENV)/.test-stamp: $(VENV)/bin/activate pyproject.toml
+$(VENV)/.test-stamp: $(VENV)/bin/activate pyproject.toml setup.py
 	$(PIP) install -q -e '.[train,test,app]'
 	touch $@ $(VENV)/.run-stamp
 
@@ -82,3 +82,23 @@ app: deps venv-run
 screenshots: deps venv-run
 	@$(PY) -c "import kivy" 2>/dev/null || $(PIP) install -q -e '.[app]'
 	$(PY) -m companion.ui.screenshots docs/screenshots
+
+# The package a player installs: the sdist and, built from it, the wheel (both carry the models
+# and the sample photos) into build/dist/, from the committed tree (git archive HEAD). .ci/wheel
+# installs such a wheel in a fresh venv and runs it from another folder.
+dist: venv-run
+	rm -rf build/dist build/sdist-src && mkdir -p build/dist build/sdist-src
+	git archive HEAD | tar -x -C build/sdist-src
+	cd build/sdist-src && $(abspath $(PY)) -c 'import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])' ../dist
+	$(PIP) wheel -q --no-deps --no-build-isolation -w build/dist build/dist/*.tar.gz
+	rm -rf build/sdist-src
+	@ls -l build/dist
+
+# The README's figures block (between its figures markers), measured on this machine: the sample
+# photos under crib's kernel and four others, the real validation photos under crib's (about a
+# minute); figures-all runs the real photos under every kernel too (about 10 minutes on 2 cores).
+figures: venv-run
+	$(PY) bench/figures.py
+
+figures-all: venv-run
+	$(PY) bench/figures.py --real-kernels

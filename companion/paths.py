@@ -39,11 +39,10 @@ def checkout() -> Path | None:
 
 
 def sample_images() -> Path:
-    """The sample photos: a checkout's sample_images/, else the copy the wheel carries inside the
-    package (companion/sample_images/)."""
-    root = checkout()
-    if root is not None and (root / "sample_images").is_dir():
-        return root / "sample_images"
+    """The sample photos: a source tree's sample_images/ beside companion/, else the copy the wheel
+    carries inside the package (companion/sample_images/)."""
+    if (_SOURCE_ROOT / "sample_images").is_dir():
+        return _SOURCE_ROOT / "sample_images"
     return Path(str(resources.files("companion") / "sample_images"))
 
 
