@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,10 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
+# A photo Pillow cannot decode at a reduced scale (PNG, TIFF, WebP, BMP, GIF) is read whole:
+# above this many pixels it is refused with one line, not read (a 12000x8000 PNG read whole took
+# 1.2 GB). 50 MP holds a 48 MP phone photo (8000x6000); a JPEG of any size is read reduced (draft).
+MAX_WHOLE_PIXELS = 50_000_000
 # Phone photos are decoded at a reduced JPEG scale (exact DCT downscaling, much faster) as long
 # as the long side stays at least this big: card indices stay far above the classifier's 64 px.
 MIN_DECODED_LONG_SIDE = 1600
@@ -59,6 +64,10 @@ class UnreadableImageError(ImageInputError):
     pass
 
 
+class TooBigImageError(ImageInputError):
+    """A photo with more pixels than can be read within memory (said with its size)."""
+
+
 @dataclass(frozen=True, eq=False)
 class Photo:
     """Upright pixels of a photo. ``scale`` = photo pixels per decoded pixel (1.0 unless a large
@@ -91,13 +100,23 @@ def decode_photo(data: bytes, name: str = "image") -> Photo:
     kind = sniff_format(data)
     if kind is None:
         raise NotAnImageError(f"{name}: not an image (not JPEG, PNG, WebP, GIF, BMP or TIFF data)")
-    try:
-        image = Image.open(io.BytesIO(data), formats=(kind,))
-    except Exception as exc:
-        raise UnreadableImageError(f"{name}: cannot read image header ({_first_line(exc)})") from exc
+    with warnings.catch_warnings():  # the size is checked below, said in our words: no warning on screen
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            image = Image.open(io.BytesIO(data), formats=(kind,))
+        except Image.DecompressionBombError:
+            raise TooBigImageError(f"{name}: too big a photo to read (over {2 * Image.MAX_IMAGE_PIXELS / 1e6:.0f} "
+                                   f"million pixels): save it smaller, e.g. 4000 pixels on its long side") from None
+        except Exception as exc:
+            raise UnreadableImageError(f"{name}: cannot read image header ({_first_line(exc)})") from exc
     if image.width <= 0 or image.height <= 0:
         raise EmptyImageError(f"{name}: empty image ({image.width}x{image.height} pixels)")
     full_w, full_h = image.width, image.height
+    if image.format not in ("JPEG", "MPO") and full_w * full_h > MAX_WHOLE_PIXELS:
+        raise TooBigImageError(f"{name}: {full_w}x{full_h} pixels ({full_w * full_h / 1e6:.0f} million) is too big "
+                               f"to read: a {image.format} is read whole, at most {MAX_WHOLE_PIXELS / 1e6:.0f} million "
+                               f"pixels (a JPEG of any size is read reduced); save it smaller, e.g. 4000 pixels "
+                               f"on its long side")
     if image.format in ("JPEG", "MPO") and max(full_w, full_h) >= 2 * MIN_DECODED_LONG_SIDE:
         ratio = MIN_DECODED_LONG_SIDE / max(full_w, full_h)
         image.draft("RGB", (int(full_w * ratio), int(full_h * ratio)))
