@@ -11,11 +11,11 @@ The firmware keeps the sum of channel values ("light units") of every frame with
 ``light_budget(geometry, limit_ma)`` by scaling the whole frame when it is over (``limit``), so
 the board never asks more of its supply than ``limit_ma`` (500 mA: a USB 2.0 port).
 The C header carries these constants, so the firmware and this copy cannot drift apart.
+The worst frames the firmware can draw are worked out in ``hardware.power_worst`` (it draws with
+``hardware.leds``, which limits with this module: kept apart so the imports run one way).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 CHANNEL_MA = 20            # one colour channel at full PWM
 IDLE_UA = 1000             # one dark WS2812B (its controller chip)
@@ -60,73 +60,3 @@ def limit(grb: bytes | bytearray, budget: int) -> bytes:
         return bytes(grb)
     factor = (budget << 16) // total
     return bytes((b * factor) >> 16 for b in grb)
-
-
-@dataclass(frozen=True)
-class WorstFrame:
-    """The brightest frame the firmware can draw at one brightness level, before the limiter."""
-
-    level: int
-    units: int            # sum of channel values
-    lit: int              # LEDs lit
-
-    def current_ma(self, led_count: int) -> float:
-        return overhead_ma(led_count) + CHANNEL_MA * self.units / 255
-
-
-WORST_COMET_FRAME = 19     # the comet's head in hole 20: its whole tail is on the board, clear of the pegs
-
-
-def worst_state(geometry, level: int, kind: str = "win", dealer: int = 0):
-    """The brightest state at ``level``: every track's pegs, all games-won LEDs, a dealer, both
-    skunk markers and the winner's comet, none of them on another's LED (so nothing drawn later
-    hides anything). Track 0 has won; show it at anim_frame WORST_COMET_FRAME."""
-    from hardware.state import GAME_HOLE, Animation, BoardState
-
-    pegs = [(GAME_HOLE, 110)] + [(50 + 2 * t, 45 + 2 * t) for t in range(1, geometry.tracks)]
-    return BoardState(tuple(pegs), dealer=dealer, brightness=level, animation=Animation(kind, 0),
-                      skunk_line=90, double_skunk_line=60, games=(geometry.games_per_track,) * geometry.tracks)
-
-
-def worst_frame(geometry, level: int) -> tuple[WorstFrame, object, object]:
-    """The brightest frame the firmware draws at ``level``, before its limiter, over every comet
-    colour, dealer and status LED look: (the frame, its state, its status look)."""
-    from hardware import leds
-
-    best = None
-    for kind in ("win", "skunk", "double_skunk"):
-        for dealer in range(geometry.tracks):
-            state = worst_state(geometry, level, kind, dealer)
-            for look in leds.LinkStatus:
-                grb = leds.draw(geometry, state, look, WORST_COMET_FRAME)
-                frame = WorstFrame(level, light_units(grb), len(leds.lit(grb)))
-                if best is None or frame.units > best[0].units:
-                    best = (frame, state, look)
-    return best  # type: ignore[return-value]
-
-
-def table(geometry, limit_ma: int = DEFAULT_LIMIT_MA) -> list[dict]:
-    """Per brightness level: the worst frame's current as drawn and as the limiter lets it out."""
-    from hardware import palette
-
-    budget = light_budget(geometry.led_count, limit_ma)
-    rows = []
-    for level in palette.BRIGHTNESS_LEVELS:
-        frame, _, _ = worst_frame(geometry, level)
-        shown = min(frame.units, budget)
-        rows.append({"level": level, "lit": frame.lit, "units": frame.units,
-                     "drawn_ma": frame.current_ma(geometry.led_count),
-                     "shown_ma": overhead_ma(geometry.led_count) + CHANNEL_MA * shown / 255,
-                     "scaled": frame.units > budget})
-    return rows
-
-
-def markdown_table(geometry, limit_ma: int = DEFAULT_LIMIT_MA) -> str:
-    """The guide's table for one geometry (docs/BOARD.md; a test checks it is there as computed)."""
-    lines = [f"| {geometry.name} ({geometry.led_count} LEDs, {overhead_ma(geometry.led_count)} mA dark) "
-             f"| LEDs lit | light units | drawn | shown at {limit_ma} mA |",
-             "|---|---|---|---|---|"]
-    for row in table(geometry, limit_ma):
-        shown = f"**{row['shown_ma']:.0f} mA** (scaled)" if row["scaled"] else f"{row['shown_ma']:.0f} mA"
-        lines.append(f"| level {row['level']} | {row['lit']} | {row['units']} | {row['drawn_ma']:.0f} mA | {shown} |")
-    return "\n".join(lines)

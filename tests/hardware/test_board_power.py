@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from hardware import leds, palette, power
+from hardware import leds, palette, power, power_worst
 from hardware.geometry import Geometry
 from hardware.link import Link, open_port
 from hardware import protocol as proto
@@ -42,11 +42,11 @@ def test_budget_follows_the_supply_and_refuses_a_limit_below_the_dark_board():
 
 def test_worst_frame_is_the_sum_of_everything_the_firmware_draws_at_once():
     geometry = Geometry.load("3-track")
-    frame, state, _ = power.worst_frame(geometry, 8)
+    frame, state, _ = power_worst.worst_frame(geometry, 8)
     # 3 x (front, back, 3 games, 2 skunk markers) + dealer + 4 comet LEDs + status
     assert frame.lit == 3 * 7 + 1 + 4 + 1
     assert state.animation.kind == "win"    # the white comet is the brightest
-    rows = power.table(geometry)
+    rows = power_worst.table(geometry)
     assert [r["scaled"] for r in rows] == [r["units"] > power.light_budget(379) for r in rows]
     assert rows[-1]["drawn_ma"] > 900 and rows[-1]["shown_ma"] <= 500
 
@@ -66,7 +66,7 @@ def test_worst_states_and_comets_stay_within_500_ma_on_the_strip(firmware_builds
         info = link.hello(geometry=geometry)
         assert info.light_budget == power.light_budget(geometry.led_count)
         for level in palette.BRIGHTNESS_LEVELS:
-            frame, state, _ = power.worst_frame(geometry, level)
+            frame, state, _ = power_worst.worst_frame(geometry, level)
             since = sim.latest().index
             link.set_state(state)
             pictures = {leds.render(geometry, state, leds.LinkStatus.CONNECTED, n) for n in COMET_FRAMES}
@@ -75,7 +75,7 @@ def test_worst_states_and_comets_stay_within_500_ma_on_the_strip(firmware_builds
             assert seen is not None
             frames = _frames_within(sim, power.DEFAULT_LIMIT_MA, since)
             assert all(f.grb in pictures for f in frames if f.index > since + 1)
-            drawn = power.current_ma(leds.draw(geometry, state, leds.LinkStatus.CONNECTED, power.WORST_COMET_FRAME))
+            drawn = power.current_ma(leds.draw(geometry, state, leds.LinkStatus.CONNECTED, power_worst.WORST_COMET_FRAME))
             if drawn > power.DEFAULT_LIMIT_MA:      # the limiter really acted: brighter than USB can feed
                 assert max(power.current_ma(f.grb) for f in frames) > power.DEFAULT_LIMIT_MA - 10
         # the self-test's brightest patterns
@@ -97,7 +97,7 @@ def test_a_larger_supply_set_at_build_time_lets_the_brightest_frame_through(firm
     with Simulator("2-track", current_limit_ma=1000) as sim, Link(open_port(sim.url)) as link:
         info = link.hello(geometry=geometry)
         assert (info.current_limit_ma, info.light_budget) == (1000, power.light_budget(253, 1000))
-        frame, state, _ = power.worst_frame(geometry, 8)
+        frame, state, _ = power_worst.worst_frame(geometry, 8)
         link.set_state(state)
         unscaled = {leds.draw(geometry, state, leds.LinkStatus.CONNECTED, n) for n in COMET_FRAMES}
         since = sim.latest().index
@@ -112,4 +112,4 @@ def test_the_guide_states_the_computed_power_table():
 
     guide = (Path(__file__).resolve().parents[2] / ROOT_DOC).read_text()
     for name in ("3-track", "2-track"):
-        assert power.markdown_table(Geometry.load(name)) in guide
+        assert power_worst.markdown_table(Geometry.load(name)) in guide
