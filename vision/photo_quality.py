@@ -31,6 +31,9 @@ import numpy as np
 
 MEASURE_LONG_SIDE = 1024  # photos are measured at most this big (INTER_AREA): one scale for every camera
 BLUR_BELOW = 10.0  # variance of the Laplacian under this: too blurred (see the module docstring)
+# A photo whose grey varies less than this (standard deviation, 0..255) shows nothing at all (a lens
+# cap, a blank wall): there is no sharpness to judge. The samples measure 32-80, blurred sigma 6 still 25+.
+FLAT_BELOW = 4.0
 DARK_BELOW = 40.0  # 99th percentile of grey under this: too dark (0..255)
 
 
@@ -41,6 +44,7 @@ class PhotoQuality:
 
     sharpness: float
     brightness: float
+    contrast: float = 255.0  # standard deviation of the grey
 
     @property
     def too_dark(self) -> bool:
@@ -48,7 +52,8 @@ class PhotoQuality:
 
     @property
     def too_blurred(self) -> bool:
-        return not self.too_dark and self.sharpness < BLUR_BELOW  # a dark photo measures soft too: say dark
+        # a dark photo measures soft too: say dark; a photo of nothing has no sharpness to judge
+        return not self.too_dark and self.contrast >= FLAT_BELOW and self.sharpness < BLUR_BELOW
 
     @property
     def advice(self) -> str | None:
@@ -62,6 +67,7 @@ class PhotoQuality:
 
     def as_json(self) -> dict:
         return {"sharpness": round(self.sharpness, 1), "brightness": round(self.brightness, 1),
+                "contrast": round(self.contrast, 1),
                 "too_blurred": self.too_blurred, "too_dark": self.too_dark, "advice": self.advice}
 
 
@@ -74,4 +80,4 @@ def assess(pixels: np.ndarray) -> PhotoQuality:
         grey = cv2.resize(grey, (max(1, round(width * scale)), max(1, round(height * scale))),
                           interpolation=cv2.INTER_AREA)
     sharpness = float(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F).var())
-    return PhotoQuality(sharpness, float(np.percentile(grey, 99)))
+    return PhotoQuality(sharpness, float(np.percentile(grey, 99)), float(grey.std()))

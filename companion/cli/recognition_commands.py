@@ -114,7 +114,7 @@ def run_recognize(args) -> int:
             failed = True
             continue
         quality = assess(photo.pixels)
-        results.append({**result.as_json(), "photo_quality": quality.as_json()})
+        results.append(result)
         if not args.json:
             print(format_recognition(result))
             if quality.advice:  # ask for another photo: too blurred or too dark to read
@@ -123,7 +123,7 @@ def run_recognize(args) -> int:
             picture = lambda: draw(photo.pixels, result, None, photo.scale)  # noqa: E731
             failed |= not _write_annotation(target, picture, args.json, "recognize")
     if args.json:
-        json.dump(results, sys.stdout, indent=1)
+        json.dump([r.as_json() for r in results], sys.stdout, indent=1)
         print()
     return 2 if failed else 0
 

@@ -49,9 +49,14 @@ def test_the_count_of_a_blurred_photo_asks_for_another_photo(tmp_path, capsys):
     assert main(["show", str(picture)]) == 0
     out = capsys.readouterr().out
     assert "warning: the photo is too blurred to read the cards surely" in out and "take another photo" in out
-    assert main(["recognize", str(picture), "--json"]) == 0
-    [result] = json.loads(capsys.readouterr().out)
-    assert result["photo_quality"]["too_blurred"] is True
+    assert main(["recognize", str(picture)]) == 0
+    assert "warning: the photo is too blurred to read the cards surely" in capsys.readouterr().out
+    assert json.loads(json.dumps(shown.as_json()))["warnings"][0].startswith("the photo is too blurred")
+
+
+def test_a_photo_of_nothing_is_not_called_blurred():
+    flat = assess(np.full((480, 640, 3), 60, np.uint8))
+    assert flat.sharpness == 0 and flat.advice is None
 
 
 def test_a_dark_photo_is_said_too_dark_not_blurred(tmp_path, capsys):

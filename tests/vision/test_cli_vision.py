@@ -97,10 +97,10 @@ def test_show_text_has_breakdown_spoken_count_and_claims(scenes, capsys):
     assert "claimed 28 of 29" in out and "1 missed" in out
     status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "29", "--json")
     assert json.loads(out)["hands"][0]["claim"] == {"claimed": 29, "entitled": 29, "muggins": 0, "overclaim": 0}
-    status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "31", "--json")
-    assert json.loads(out)["hands"][0]["claim"]["overclaim"] == 2
+    status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "31", "--json")  # no hand scores 31
+    assert status == 2 and err.strip() == "crib show: error: --claim: 31 is impossible: no hand counts more than 29"
     status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "28", "12")
-    assert status == 2 and err.strip() == "crib show: error: 2 claims but 1 hands to count in the photo"
+    assert status == 2 and err.strip() == "crib show: error: 2 claims but 1 hand to count in the photo"
 
 
 def test_show_with_starter_flag_and_all_groups_as_crib(scenes, capsys):
@@ -203,12 +203,12 @@ def test_show_says_how_to_name_an_unread_card_and_counts_it_once_named(unread_sc
     status, out, err = _run(capsys, "show", photo, "--models", models)
     assert status == 0, err
     assert "Hand 1: 5H 5S JD: not counted, 3 readable cards: a hand has 4" in out
-    assert ("name the unread card: --card 1 CARD (see 'unread card 1' below), or count it yourself: "
-            "crib score 5H 5S JD CARD --starter 5D") in out
+    assert ("name the unread card: --card 1 CARD (see 'unread card 1' below; --card 1 none if it is no card), "
+            "or count it yourself: crib score 5H 5S JD CARD --starter 5D") in out
     assert "warning: unread card 1 at [" in out
     status, out, err = _run(capsys, "show", photo, "--models", models, "--card", "1", "5c", "--claim", "29")
     assert status == 0, err
-    assert "Hand 1: 5H 5S JD 5C + 5D  = 29" in out and "claimed 29: correct" in out
+    assert "Hand 1: 5H 5C 5S JD + 5D  = 29" in out and "claimed 29: correct" in out  # 5C in its place in the hand
     assert "unread card 1" not in out
     status, out, err = _run(capsys, "show", photo, "--models", models, "--card", "2", "QH")
     assert status == 2 and out == "" and err == "crib show: error: unread card 2: the photo has one unread card (1)\n"
