@@ -19,6 +19,21 @@ if "triton" not in sys.modules:
     sys.modules["triton"] = None  # `import triton` raises ImportError in this process
 
 
+@pytest.fixture(autouse=True, scope="session")
+def user_data_never_in_home(tmp_path_factory):
+    """No test writes into the real user data folder (games, settings, Kivy's files): $CRIB_DATA_DIR
+    points into the session's temporary folder unless a test sets its own (tests/game: one per test)."""
+    import os
+
+    before = os.environ.get("CRIB_DATA_DIR")
+    os.environ["CRIB_DATA_DIR"] = str(tmp_path_factory.mktemp("user-data"))
+    yield
+    if before is None:
+        os.environ.pop("CRIB_DATA_DIR", None)
+    else:
+        os.environ["CRIB_DATA_DIR"] = before
+
+
 # --- the real labelled photos (docs/CONTRIBUTING.md "Real photos") ----------------------------------
 # A test that needs a real dataset says so with @pytest.mark.real_photos("cardcounterml"); where
 # the dataset is absent (a fresh clone, or $CRIB_REAL_CARDS set empty) it is skipped with one line.
