@@ -81,7 +81,7 @@ def trusted_groups(recognition: Recognition, named: Sequence[RecognizedCard] = (
     grouped = [(Role(g.role), cards) for g, cards in zip(layout.groups, members) if cards]
     grouped += [(Role.UNKNOWN, [c]) for c in apart] + [(Role.UNKNOWN, [card]) for card, _under in aside]
     said = [f"{c.card} (named) lies apart from the hands and the starter {starter}: not counted" for c in apart]
-    said += [f"{card.card} was read unsure on {under.card}'s corner: left out of the groups until you confirm it"
+    said += [f"{card.card} (read unsure on {under.card}'s corner) is left out of the groups until confirmed"
              for card, under in aside]
     warnings = (tuple(w for w in recognition.warnings if not (isinstance(w, Notice) and w.code in LAYOUT_CODES))
                 + tuple(layout.warnings) + tuple(said))

@@ -49,7 +49,8 @@ class UnreadCardError(ValueError):
 
 def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = None,
                claims: Sequence[int] | None = None, rules: RuleSet = DEFAULT, *, all_crib: bool = False,
-               recognizer: Recognizer | None = None, named: Mapping[int, str] | None = None) -> PhotoShow:
+               recognizer: Recognizer | None = None, named: Mapping[int, str | None] | None = None,
+               confirmed: Sequence[str] = ()) -> PhotoShow:
     """Count every hand (and the crib, with crib rules) in a photo of the show.
 
     ``photo``: a path, encoded bytes, BGR pixels, a ``vision.Photo``, or a ``Recognition``
@@ -58,12 +59,14 @@ def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = No
     group in order, judged under ``rules``. ``all_crib``: count every group as a crib.
     ``recognizer``: the one to use (default: one kept per process by ``vision.recognize``).
     ``named``: cards the player named for unread cards, by their number (see ``name_unread``).
+    ``confirmed``: flagged cards the player confirmed (``confirm_cards``): trusted like any other.
     """
     if isinstance(photo, Recognition):
-        return count_recognition(name_unread(photo, named or {}), starter, claims, rules, all_crib=all_crib)
+        return count_recognition(name_unread(confirm_cards(photo, confirmed), named or {}), starter, claims, rules,
+                                 all_crib=all_crib)
     recognizer = recognizer or shared_recognizer()
     decoded, recognition = recognizer.read_and_recognize(photo)
-    recognition = name_unread(recognition, named or {})
+    recognition = name_unread(confirm_cards(recognition, confirmed), named or {})
     quality = assess(decoded.pixels) if decoded is not None else None
     try:
         shown = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
@@ -96,6 +99,24 @@ def count_recognition(recognition: Recognition, starter: str | Card | None = Non
     shown = PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(groups),
                       count_warnings, in_photo)
     return replace(shown, doubts=doubts(shown))
+
+
+def confirm_cards(recognition: Recognition, codes: Sequence[str]) -> Recognition:
+    """The recognition with the flagged cards ``codes`` confirmed by the player: no longer flagged,
+    so they are trusted (a flagged card sitting on another joins the groups again)."""
+    if not codes:
+        return recognition
+    wanted = set()
+    for text in codes:
+        try:
+            code = str(Card.parse(text))
+        except CardParseError as exc:
+            raise UnreadCardError(f"confirm {text}: {exc}") from None
+        if recognition.card(code) is None:
+            raise UnreadCardError(f"confirm {code}: no {code} was read in the photo")
+        wanted.add(code)
+    return replace(recognition, cards=tuple(replace(c, confirm=False) if c.card in wanted else c
+                                            for c in recognition.cards))
 
 
 # What a player types for an unread box that is no card (a printed page, a coin, a card back):

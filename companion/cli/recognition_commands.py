@@ -39,6 +39,9 @@ def register(subparsers) -> None:
                       help="name unread card N (numbered in the warnings), e.g. --card 1 QH; it joins the group "
                            "it lies in. For a box that is no card (a page, a coin): --card 1 none (or -, x, skip, "
                            "not): it is left out. Repeat for more")
+    show.add_argument("--confirm", nargs="+", metavar="CARD", default=[],
+                      help="flagged cards (shown with ?) you checked on the table, e.g. --confirm 3C: trusted "
+                           "like the others (a flagged card lying on another card waits apart until confirmed)")
     _common_options(show)
     show.set_defaults(handler=run_show)
 
@@ -157,7 +160,7 @@ def run_show(args) -> int:
     recognizer = _recognizer(args)
     try:
         shown = count_show(image, args.starter, args.claim, rules, all_crib=args.crib, recognizer=recognizer,
-                           named=named)
+                           named=named, confirmed=args.confirm)
     except StarterError as exc:
         raise CliError(f"--starter: {exc.reason}") from None
     warnings = show_warnings(shown)

@@ -112,9 +112,16 @@ def test_a_phantom_on_a_cards_corner_does_not_make_a_pair_a_group_of_3():
     assert (Role.UNKNOWN, ("3C",)) in groups
     assert not any(len(g.cards) == 3 for g in trusted.groups)
     words = [str(w) for w in trusted.warnings]
-    assert "3C was read unsure on AS's corner: left out of the groups until you confirm it" in words
+    assert "3C (read unsure on AS's corner) is left out of the groups until confirmed" in words
     assert "a group of 2 cards is neither a hand (4) nor a deal (5 or 6)" in words
     assert not any("group of 3" in w for w in words)
+
+
+def test_a_confirmed_card_is_trusted_and_joins_its_group_again():
+    shown = count_show(_pair_with_a_phantom(), confirmed=["3c"])
+    assert [sorted(g.cards) for g in shown.recognition.groups] == [["3C", "AC", "AS"]]
+    with pytest.raises(UnreadCardError, match="confirm 9D: no 9D was read in the photo"):
+        count_show(_pair_with_a_phantom(), confirmed=["9D"])
 
 
 def test_a_phantom_on_a_hand_leaves_the_hand_of_4_to_be_counted():
