@@ -65,9 +65,8 @@ def test_a_card_named_for_the_page_far_from_the_hand_does_not_join_the_hand(caps
     assert "QS (named) lies apart from the hands and the starter AD: not counted" in out
 
 
-def test_a_card_named_inside_a_hand_joins_that_hand_not_the_nearest_cards_group():
-    # a hand of 3 read cards and an unread 4th at its end; the starter lies nearer the unread box's
-    # centre than any card of the hand, but apart from it on the table
+def test_a_card_named_inside_a_hand_joins_that_hand_in_its_place():
+    # a hand of 3 read cards and an unread 4th at its end, the starter apart
     hand = [RecognizedCard(code, 0.9, box(100 + 60 * i, 100)) for i, code in enumerate(("5H", "5C", "JD"))]
     unread = box(280, 100)
     starter = RecognizedCard("5D", 0.9, box(290, 290))
