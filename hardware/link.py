@@ -215,7 +215,7 @@ class Link:
         return self.info.light_budget
 
     def test(self, mode: proto.TestMode, rgb: tuple[int, int, int] = (0, 0, 0), index: int = 0, *,
-             timeout: float = T.SET_STATE_S, retries: int = T.REQUEST_RETRIES) -> msg.TestReply:
+             timeout: float = T.TEST_S, retries: int = T.REQUEST_RETRIES) -> msg.TestReply:
         """Shows a test pattern (TestMode.END: the state again); on a known geometry the board's LED
         buffer is checked against this host's picture of the pattern."""
         if self.info is not None and not self.info.features & proto.Features.TEST:

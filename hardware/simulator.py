@@ -24,7 +24,6 @@ from hardware.geometry import Geometry
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE_DIR = ROOT / "hardware" / "firmware"
 SIM_DIR = ROOT / "hardware" / "sim"
-HARNESS = SIM_DIR / "build" / "board_sim"
 _instances = itertools.count()
 BUTTON_ACTIONS = ("+1", "+2", "undo")   # the three buttons of each track, in wiring order
 BUTTON_HOLD_MS = 80                     # a press the firmware's 20 ms debounce surely takes
@@ -34,22 +33,38 @@ class SimulatorError(OSError):
     """The simulated board could not be built or started, or it stopped."""
 
 
+def build_root() -> Path:
+    """Where builds go: beside the sources in a checkout (``make firmware`` puts them there too);
+    from an installed package, the user's cache folder, never inside the package."""
+    if (ROOT / "pyproject.toml").is_file() and os.access(FIRMWARE_DIR, os.W_OK):
+        return ROOT / "hardware"
+    from platformdirs import user_cache_path
+
+    return user_cache_path("crib-companion") / "board"
+
+
 def firmware_elf(geometry: str = "3-track", baud: int = 115200, current_limit_ma: int | None = None) -> Path:
-    """Where the Makefile puts a build (a current limit other than the default gets its own folder)."""
+    """Where a build's ELF lies (a current limit other than the default gets its own folder)."""
     limit = "" if current_limit_ma in (None, power.DEFAULT_LIMIT_MA) else f"-{current_limit_ma}mA"
-    return FIRMWARE_DIR / "build" / f"{geometry}-{baud}{limit}" / "crib-board.elf"
+    return build_root() / "firmware" / "build" / f"{geometry}-{baud}{limit}" / "crib-board.elf"
+
+
+def harness() -> Path:
+    """The simavr harness that runs the firmware with its UART on a pseudo-terminal."""
+    return build_root() / "sim" / "build" / "board_sim"
 
 
 def build(geometry: str = "3-track", baud: int = 115200, current_limit_ma: int | None = None) -> Path:
     """Builds the firmware ELF and the harness when they are missing or stale (make decides)."""
-    firmware = ["-C", str(FIRMWARE_DIR), f"GEOMETRY={geometry}", f"BAUD={baud}", "all"]
+    elf = firmware_elf(geometry, baud, current_limit_ma)
+    firmware = ["-C", str(FIRMWARE_DIR), f"GEOMETRY={geometry}", f"BAUD={baud}", f"BUILD={elf.parent}", "all"]
     if current_limit_ma is not None:
         firmware.insert(-1, f"CURRENT_LIMIT_MA={current_limit_ma}")
-    for args in (firmware, ["-C", str(SIM_DIR)]):
+    for args in (firmware, ["-C", str(SIM_DIR), f"BUILD={harness().parent}"]):
         result = subprocess.run(["make", "-s", *args], capture_output=True, text=True)
         if result.returncode:
             raise SimulatorError(f"make {' '.join(args)} failed: {(result.stderr or result.stdout).strip()[-400:]}")
-    return firmware_elf(geometry, baud, current_limit_ma)
+    return elf
 
 
 @dataclass(frozen=True)
@@ -111,7 +126,7 @@ class Simulator:
         return self.link_path
 
     def _harness_args(self, elf: Path) -> list[str]:
-        args = [str(HARNESS), str(elf), "--link", self.link_path]
+        args = [str(harness()), str(elf), "--link", self.link_path]
         if self.fast:
             args.append("--fast")
         if self.reset_on_open is not None:

@@ -20,6 +20,9 @@ REQUEST_S = 0.25         # a generic request: 50x the board's answer time
 REQUEST_RETRIES = 3      # four attempts: a 1 % byte-fault link loses all four about once in 10^8
 HELLO_S = 0.2            # the handshake reply is 26 bytes (2.3 ms on the wire)
 SET_STATE_S = 0.1        # 23x the 4.3 ms a real board needs
+# A self-test step: nobody waits on it, and each redraws the whole strip (379 LEDs, 11 ms on
+# the wire alone); a loaded host running the simulator must not turn a slow step into a failure.
+TEST_S = 0.25
 READBACK_S = 0.2         # a 66-byte chunk: 5.7 ms on the wire
 STATUS_S = 0.2
 PING_S = 0.2
