@@ -43,7 +43,8 @@ _SIZE_FIT = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
 MAX_TABLE_GROUP = 6  # the most cards a group on a cribbage table holds (a two-player deal)
 # The notices the layout gives (by code): replaced when the cards are laid out again.
 LAYOUT_CODES = frozenset({Code.STARTER_PUSHED, Code.LONE_CARDS, Code.SINGLE_CARD, Code.ODD_GROUP,
-                          Code.DEAL_OF_SIX, Code.DEAL_OF_FIVE, Code.NO_STARTER_FOR_CRIB, Code.CRIB_UNSURE})
+                          Code.DEAL_OF_SIX, Code.DEAL_OF_FIVE, Code.NO_STARTER_FOR_CRIB, Code.CRIB_UNSURE,
+                          Code.ROLE_GUESSED})
 
 
 def sitting_on(cards: Sequence[RecognizedCard]) -> list[tuple[RecognizedCard, RecognizedCard]]:

@@ -11,9 +11,19 @@ Conventions (documented in the README):
 - A lone card apart from the groups is the starter (the cut card turned up on the pack). With
   no lone card, a group of 5 with one card clearly set apart is a hand and its starter.
 - A group of 4 is a hand; 5 or 6 is a deal (role hand, to be discarded to 4).
-- With a starter and three or more groups of 4, the crib is the group of 4 NEAREST THE STARTER
-  (the crib is set aside by the dealer, next to the pack and its cut card). When the two
-  nearest groups are almost equally near, the result says it is unsure.
+- Who dealt, from what the photo shows: the dealer sets the crib beside them, and the pack, with
+  the starter turned on it, lies by the dealer. So on a whole table (three or more groups of 2-5
+  cards, one of them at least of 4, with a starter or the pack apart) the crib is the group
+  NEAREST THE STARTER; where two groups lie almost equally near it, the group nearest the pack (a
+  face-down card-sized box no index was read on, alone apart from the groups) when that is clear;
+  with no starter apart, the group nearest the pack. Of two lone cards, the one turned on the pack
+  is the starter. The dealer's hand is the hand nearest the crib (``Layout.dealer``, when one is
+  clearly nearest).
+- Where the photo shows a show (a starter apart), a group of 3 is a hand (or the crib) with a card
+  hidden or not found; on a whole table a group of 2 too. A role the photo does not show for sure
+  is said: ``Code.ROLE_GUESSED`` with the role, the group's read cards and why (its size; another
+  group almost as near the starter or the pack). Three groups of 4 and neither a starter nor a
+  pack apart: no crib, said (``Code.NO_STARTER_FOR_CRIB``).
 - Hands are numbered in reading order: rows top to bottom, left to right within a row.
 Card boxes on which no index was read still count for the group size (a hand with one hidden
 index is still a hand), except where they lie under a read card (the pack under the starter) or
@@ -39,6 +49,9 @@ from vision.results import ROLE_ORDER, Role
 # How plausible a group size is on a cribbage table: hands and crib 4, starter 1, a deal 6;
 # 5 is a three-player deal (or a hand with the starter pushed against it).
 _SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
+# Group sizes that can be a hand or the crib on a whole table: 4, a card read twice (5), or a
+# card or two hidden or not found.
+_NEAR_FOUR = (2, 3, 4, 5)
 
 
 @dataclass(frozen=True)
@@ -51,6 +64,7 @@ class Group:
 class Layout:
     groups: tuple[Group, ...]
     warnings: tuple[Notice, ...]
+    dealer: int | None = None  # index in ``groups`` of the dealer's hand (the hand next to the crib), when clear
 
 
 def apparent_aspect(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) -> float:
@@ -217,21 +231,31 @@ def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray, config: Lay
 
 def arrange(cards: Detections, link_distance: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> Layout:
     """Groups and roles for the cards (``Group.members`` are their rows). Cards whose index was
-    not read count for group sizes; groups of unread cards only (card backs, a pack) get no role."""
+    not read count for group sizes; groups of unread cards only (card backs, a pack) get no role,
+    and one such group alone is taken for the pack (where the dealer sits)."""
     xyxy, read = cards.xyxy, cards.card_id != UNREAD
     warnings: list[Notice] = []
-    components = _reading_order(_table_groups(xyxy, read, link_distance, warnings, config), xyxy, config.same_row)
+    table_groups, unread_only = _table_groups(xyxy, read, link_distance, warnings, config)
+    components = _reading_order(table_groups, xyxy, config.same_row)
     sizes = [_counted(g, read, xyxy, config) for g in components]
-    roles = _roles(components, sizes, xyxy, warnings, config.crib_unsure_ratio)
+    pack = _centre(unread_only[0], xyxy) if len(unread_only) == 1 else None
+    codes = cards.codes
+    named = [tuple(codes[m] for m in g if codes[m] is not None) for g in components]
+    on_pack = [_on_pack(g, read, xyxy, config) for g in components]
+    roles, dealer = _roles(components, sizes, xyxy, named, pack, on_pack, warnings, config.crib_unsure_ratio)
     groups = [Group(role, tuple(g)) for role, g in zip(roles, components)]
+    dealer_group = groups[dealer] if dealer is not None else None
     groups.sort(key=lambda g: ROLE_ORDER.index(g.role))  # stable: reading order within a role
-    return Layout(tuple(groups), tuple(warnings))
+    dealer_at = next(i for i, g in enumerate(groups) if g is dealer_group) if dealer_group is not None else None
+    return Layout(tuple(groups), tuple(warnings), dealer_at)
 
 
 def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | None, warnings: list[Notice],
-                  config: LayoutConfig) -> list[list[int]]:
-    """The groups holding a read card, a starter pushed against a hand taken apart."""
-    components = [g for g in cluster(xyxy, link_distance, config) if read[g].any()]
+                  config: LayoutConfig) -> tuple[list[list[int]], list[list[int]]]:
+    """The groups holding a read card, a starter pushed against a hand taken apart; and the groups
+    of unread boxes only."""
+    clustered = cluster(xyxy, link_distance, config)
+    components = [g for g in clustered if read[g].any()]
     sizes = [_counted(g, read, xyxy, config) for g in components]
     if 1 not in sizes and sizes.count(5) == 1:
         # No lone card: a starter pushed against a hand makes a group of 5.
@@ -241,25 +265,37 @@ def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | Non
             components.remove(five)
             components += [[m for m in five if m != starter], [starter]]
             warnings.append(Notice(Code.STARTER_PUSHED))
-    return components
+    return components, [g for g in clustered if not read[g].any()]
 
 
-def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warnings: list[Notice],
-           crib_unsure_ratio: float) -> list[Role]:
-    """The role of each group by its size (see the module docstring), warnings for the player."""
+def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, named: list[tuple[str, ...]],
+           pack: np.ndarray | None, on_pack: list[bool], warnings: list[Notice],
+           crib_unsure_ratio: float) -> tuple[list[Role], int | None]:
+    """The role of each group by its size and where it lies (see the module docstring), warnings
+    for the player, and which group is the dealer's hand (None: not clear)."""
     roles = [Role.UNKNOWN] * len(components)
     lone = [i for i, s in enumerate(sizes) if s == 1]
     others = [i for i, s in enumerate(sizes) if s != 1]
+    turned = [i for i in lone if on_pack[i]]
     if len(lone) == 1 and others:
         roles[lone[0]] = Role.STARTER
+    elif len(lone) > 1 and len(turned) == 1 and others:  # the starter is the card turned on the pack
+        roles[turned[0]] = Role.STARTER
+        lone = turned
     elif len(lone) > 1:
         warnings.append(Notice(Code.LONE_CARDS, (len(lone),)))
     elif len(components) == 1 and sizes[0] == 1:
         warnings.append(Notice(Code.SINGLE_CARD))
+    starter = lone[0] if lone and roles[lone[0]] == Role.STARTER else None
 
+    fours = [i for i in others if sizes[i] == 4]
+    near_four = [i for i in others if sizes[i] in _NEAR_FOUR]
+    markers = ([("starter", _centre(components[starter], xyxy))] if starter is not None else []) + \
+              ([("pack", pack)] if pack is not None else [])
+    whole_table = len(near_four) >= 3 and len(fours) >= 1 and bool(markers)
     for i in others:
-        if sizes[i] in (4, 5, 6):
-            roles[i] = Role.HAND
+        if sizes[i] in (4, 5, 6) or (sizes[i] == 3 and starter is not None) or (whole_table and i in near_four):
+            roles[i] = Role.HAND  # at a show (a starter apart) a group of 3, or 2 on a whole table, is a hand short
         else:
             warnings.append(Notice(Code.ODD_GROUP, (sizes[i],)))
     if 6 in sizes:
@@ -267,22 +303,50 @@ def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, warn
     if 5 in sizes:
         warnings.append(Notice(Code.DEAL_OF_FIVE))  # a deal of 5, or of 6 with a card not found
 
-    fours = [i for i in others if sizes[i] == 4]
-    starter = lone[0] if lone and roles[lone[0]] == Role.STARTER else None
-    if len(fours) >= 3:
-        if starter is None:
-            warnings.append(Notice(Code.NO_STARTER_FOR_CRIB, (len(fours),)))
-        else:
-            distance = [_group_gap(components[i], components[starter], xyxy) for i in fours]
-            order = np.argsort(distance, kind="stable")
-            roles[fours[order[0]]] = Role.CRIB
-            nearest, runner_up = distance[order[0]], distance[order[1]]
-            if runner_up < crib_unsure_ratio * nearest:
-                warnings.append(Notice(Code.CRIB_UNSURE))
-    return roles
+    crib = None
+    if whole_table:
+        crib, unsure_of = _nearest_group(near_four, components, xyxy, markers, crib_unsure_ratio)
+        roles[crib] = Role.CRIB
+        if unsure_of is not None:
+            warnings.append(Notice(Code.ROLE_GUESSED, (str(Role.CRIB), named[crib], f"near_{unsure_of}")))
+    elif len(fours) >= 3 and not markers:
+        warnings.append(Notice(Code.NO_STARTER_FOR_CRIB, (len(fours),)))
+    for i in others:
+        if roles[i] in (Role.HAND, Role.CRIB) and (sizes[i] < 4 or (sizes[i] == 5 and roles[i] == Role.CRIB)):
+            warnings.append(Notice(Code.ROLE_GUESSED, (str(roles[i]), named[i], "size")))
+    dealer = None
+    if crib is not None:
+        hands = [i for i in others if roles[i] == Role.HAND and sizes[i] in _NEAR_FOUR]
+        if hands:
+            dealer, unsure_of = _nearest_group(hands, components, xyxy, [("crib", _centre(components[crib], xyxy))],
+                                               crib_unsure_ratio)
+            dealer = dealer if unsure_of is None else None
+    return roles, dealer
 
 
-def _group_gap(a: list[int], b: list[int], xyxy: np.ndarray) -> float:
-    """Distance between the centres of two groups' cards."""
-    centre = lambda rows: boxes.centres(xyxy[rows]).mean(axis=0)  # noqa: E731
-    return float(np.hypot(*(centre(a) - centre(b))))
+def _on_pack(rows: list[int], read: np.ndarray, xyxy: np.ndarray, config: LayoutConfig) -> bool:
+    """Whether a read card of the group lies on an unread box (the pack under the starter)."""
+    under = [m for m in rows if not read[m]]
+    cards = [m for m in rows if read[m]]
+    return bool(under and cards and boxes.box_iou(xyxy[under], xyxy[cards]).max() > config.pack_under_iou)
+
+
+def _nearest_group(candidates: list[int], components: list[list[int]], xyxy: np.ndarray,
+                   markers: list[tuple[str, np.ndarray]], unsure_ratio: float) -> tuple[int, str | None]:
+    """The candidate group nearest the first marker that tells one clearly (the runner-up at least
+    ``unsure_ratio`` times as far); when none does, the one nearest the first marker and its name
+    (the guess to say)."""
+    first = None
+    for name, point in markers:
+        distance = [float(np.hypot(*(_centre(components[i], xyxy) - point))) for i in candidates]
+        order = np.argsort(distance, kind="stable")
+        nearest = candidates[order[0]]
+        if len(candidates) == 1 or distance[order[1]] >= unsure_ratio * distance[order[0]]:
+            return nearest, None
+        first = first or (nearest, name)
+    return first
+
+
+def _centre(rows: list[int], xyxy: np.ndarray) -> np.ndarray:
+    """The mean centre of some cards' boxes."""
+    return boxes.centres(xyxy[rows]).mean(axis=0)

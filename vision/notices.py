@@ -24,6 +24,8 @@ class Code(StrEnum):
     UNSURE_LONE_READS = "unsure_lone_reads"  # ((code, probability), ...): unsure reads with no card around
     UNSURE_READS_ON_CARDS = "unsure_reads_on_cards"  # ((code, probability), ...): on cards read otherwise
     SEEN_TWICE = "seen_twice"  # (code, times)
+    SECOND_READING = "second_reading"  # (code, confidence, card it lies on, "index" / "corner" / "face")
+    COLUMN_CARD = "column_card"  # (code, confidence): read on a fan's index column, no card box
     LOW_CONFIDENCE = "low_confidence"  # (code, confidence, runner-up or None, its confidence)
     ONE_CORNER = "one_corner"  # (code, confidence, runner-up or None, its confidence)
     UNREAD_CARD = "unread_card"  # (number from 1, box x1 y1 x2 y2, best guess (code, probability) or None)
@@ -34,7 +36,28 @@ class Code(StrEnum):
     DEAL_OF_SIX = "deal_of_six"  # ()
     DEAL_OF_FIVE = "deal_of_five"  # ()
     NO_STARTER_FOR_CRIB = "no_starter_for_crib"  # (groups of 4)
-    CRIB_UNSURE = "crib_unsure"  # ()
+    CRIB_UNSURE = "crib_unsure"  # (): older results; recognition now says ROLE_GUESSED (role "crib", "near_...")
+    ROLE_GUESSED = "role_guessed"  # (role, cards read in the group, why: a GUESS_WHY key): a role not shown for sure
+
+
+# Why a role is a guess (``Code.ROLE_GUESSED``'s third argument).
+GUESS_WHY = {
+    "size": "{n} cards where a {role} has 4 (a card hidden, not found or read twice?)",
+    "near_starter": "another group lies almost as near the starter",
+    "near_pack": "another group lies almost as near the pack",
+}
+
+
+def _role_guessed(role: str, cards: tuple, why: str) -> str:
+    which = " ".join(cards) if cards else "a group of unread cards"
+    reason = GUESS_WHY[why].format(n=len(cards), role=role)
+    if why.startswith("near_"):
+        return f"unsure which group is the crib: took {which}, but {reason}"
+    return f"{which} taken for {'the crib' if role == 'crib' else 'a hand'} on a guess: {reason}; check the photo"
+
+
+# Where a second reading lies on the card it was taken from (``Code.SECOND_READING``).
+_WHERE = {"index": "index", "corner": "other corner index", "face": "pips or picture"}
 
 
 def _guess(read: tuple[str, float]) -> str:
@@ -75,6 +98,10 @@ _TEXT = {
     Code.UNSURE_LONE_READS: lambda reads: _unsure(reads, "with no card around it", "with no card around them"),
     Code.UNSURE_READS_ON_CARDS: lambda reads: _unsure(reads, "on a card read otherwise", "on cards read otherwise"),
     Code.SEEN_TWICE: lambda code, n: f"{code} seen {n} times far apart: one deck has one {code}; check the photo",
+    Code.SECOND_READING: lambda code, p, card, where: f"ignored {code} ({p:.2f}): a second reading of {card}'s "
+                                                      f"{_WHERE[where]}, not a card of its own",
+    Code.COLUMN_CARD: lambda code, p: f"{code} read at {p:.2f} on the index column of a fan or row, with no card "
+                                      f"box of its own: confirm this card",
     Code.LOW_CONFIDENCE: lambda code, p, runner, q: f"{code} read with low confidence {p:.2f}"
                                                     f"{_alternative(runner, q)}: confirm this card",
     Code.ONE_CORNER: lambda code, p, runner, q: f"{code} read from one corner only at {p:.2f}"
@@ -88,8 +115,9 @@ _TEXT = {
     # 5 is also a 6-card deal with a card not found: say both, not just the three-player deal
     Code.DEAL_OF_FIVE: lambda: "a group of 5 cards: a three-player deal (discard 1 to the crib before the show), "
                                "or a card of it was not found: check the photo",
-    Code.NO_STARTER_FOR_CRIB: lambda n: f"{n} groups of 4 and no starter apart: cannot tell which is the crib",
+    Code.NO_STARTER_FOR_CRIB: lambda n: f"{n} groups of 4 and no starter or pack apart: cannot tell which is the crib",
     Code.CRIB_UNSURE: lambda: "unsure which group is the crib: two groups lie almost equally near the starter",
+    Code.ROLE_GUESSED: _role_guessed,
 }
 
 

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from infer_fixtures import LAYOUTS, card_geometry, detections_for, table
-from vision.classes import CARD_CLASS
+from vision.classes import CARD_CLASS, CARD_INDEX
 from vision.detections import UNREAD, Detections
 from vision.decode import photo_from_array
 from vision.layout import arrange, cluster
 from vision.interpret import interpret
+from vision.notices import Code
 
 
 def _arrange(xyxy, read=None):
@@ -22,8 +23,16 @@ def _arrange(xyxy, read=None):
     return arrange(Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), np.where(read, 0, UNREAD)))
 
 
+def _arrange_codes(xyxy, codes):
+    """``arrange`` on card boxes read as ``codes`` (None: a box with no index read, such as the pack)."""
+    xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    ids = np.array([UNREAD if c is None else CARD_INDEX[c] for c in codes])
+    return arrange(Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), ids)), codes
+
+
 def _groups_by_role(layout, codes):
-    return sorted((g.role, tuple(sorted(codes[m] for m in g.members))) for g in layout.groups)
+    """(role, the group's read codes sorted), sorted; boxes with no index read (None) left out."""
+    return sorted((g.role, tuple(sorted(codes[m] for m in g.members if codes[m] is not None))) for g in layout.groups)
 
 
 def _truth(groups):
@@ -109,10 +118,22 @@ def test_the_end_card_of_an_overlapping_row_stays_in_the_row():
 
 
 def test_odd_group_is_unknown_with_a_warning():
-    boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140], [700, 500, 800, 640]], np.float32)
+    boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140]], np.float32)
     layout = _arrange(boxes)
-    assert sorted(g.role for g in layout.groups) == ["starter", "unknown"]
+    assert [g.role for g in layout.groups] == ["unknown"]
     assert any("group of 3" in w for w in map(str, layout.warnings))
+
+
+def test_a_group_of_3_beside_the_starter_is_a_hand_said_as_a_guess():
+    """A hand with a card hidden or not found, beside its starter: a hand, and the player is told
+    the role is a guess (the notice names the cards and why)."""
+    layout, codes = _arrange_codes(_row_of_four(300, 300)[:3] + [[900, 600, 1000, 740]], ["2D", "2S", "7C", "9S"])
+    assert _groups_by_role(layout, codes) == [("hand", ("2D", "2S", "7C")), ("starter", ("9S",))]
+    guessed = [w for w in layout.warnings if w.code == Code.ROLE_GUESSED]
+    assert [w.args for w in guessed] == [("hand", ("2D", "2S", "7C"), "size")]
+    assert str(guessed[0]) == ("2D 2S 7C taken for a hand on a guess: 3 cards where a hand has 4 "
+                               "(a card hidden, not found or read twice?); check the photo")
+    assert not any(w.code == Code.ODD_GROUP for w in layout.warnings)
 
 
 def test_pack_under_the_starter_does_not_make_it_a_pair():
@@ -290,3 +311,99 @@ def test_another_cards_corner_misread_as_the_starter_does_not_stretch_it_over_th
     result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
     got = sorted((g.role, tuple(sorted(g.cards))) for g in result.groups)
     assert got == _truth(groups)
+
+
+# ------------------------------------------------------------------ who dealt: the crib, the pack, the dealer's hand
+
+HANDS = ["7C", "8C", "8D", "9S", "2H", "3H", "4H", "KH"]
+CRIB = ["QC", "QD", "TS", "JS"]
+BELOW_THE_CRIB = [350, 890, 450, 1030]  # a card's box below the crib's row (clear of it)
+
+
+def _column_table(starter_box=None, pack_box=None, crib_cards=CRIB):
+    """Two hands and the crib in a column (hand at y 150, hand at 450, crib at 750), the starter
+    and the pack where given: (layout, codes)."""
+    boxes_ = _row_of_four(400, 150) + _row_of_four(400, 450) + _row_of_four(400, 750)[:len(crib_cards)]
+    codes = HANDS + list(crib_cards)
+    if starter_box is not None:
+        boxes_, codes = boxes_ + [starter_box], codes + ["6D"]
+    if pack_box is not None:
+        boxes_, codes = boxes_ + [pack_box], codes + [None]
+    return _arrange_codes(boxes_, codes)
+
+
+def test_the_crib_beside_a_hand_makes_that_hand_the_dealers():
+    """The crib lies by the dealer, the starter on the pack beside it: the crib is the group nearest
+    the starter, and the hand next to the crib is the dealer's."""
+    layout, codes = _column_table(starter_box=BELOW_THE_CRIB)
+    assert _groups_by_role(layout, codes) == sorted([("crib", tuple(sorted(CRIB))), ("hand", tuple(sorted(HANDS[:4]))),
+                                                     ("hand", tuple(sorted(HANDS[4:]))), ("starter", ("6D",))])
+    dealer = layout.groups[layout.dealer]
+    assert sorted(codes[m] for m in dealer.members) == sorted(HANDS[4:])  # the middle hand, next to the crib
+    assert not any(w.code == Code.ROLE_GUESSED for w in layout.warnings)
+
+
+def test_the_pack_tells_the_crib_where_the_starter_does_not():
+    """The starter lies between two groups (almost equally near both); the pack beside the crib
+    shows who dealt. Without the pack the crib is a guess, and said so."""
+    starter = [850, 530, 950, 670]  # between the middle hand and the crib
+    pack = [350, 930, 450, 1070]  # below the crib, no index read
+    layout, codes = _column_table(starter_box=starter, pack_box=pack)
+    assert ("crib", tuple(sorted(CRIB))) in _groups_by_role(layout, codes)
+    assert not any(w.code == Code.ROLE_GUESSED for w in layout.warnings)
+
+    layout, codes = _column_table(starter_box=starter)
+    assert [g.role for g in layout.groups].count("crib") == 1
+    guessed = [w for w in layout.warnings if w.code == Code.ROLE_GUESSED]
+    assert len(guessed) == 1 and guessed[0].args[0] == "crib" and guessed[0].args[2] == "near_starter"
+    crib = next(g for g in layout.groups if g.role == "crib")
+    assert guessed[0].args[1] == tuple(codes[m] for m in crib.members)  # names the group it took
+    assert str(guessed[0]).startswith("unsure which group is the crib: took ")
+
+
+def test_the_pack_alone_shows_the_crib_when_no_starter_lies_apart():
+    layout, codes = _column_table(pack_box=BELOW_THE_CRIB)
+    assert ("crib", tuple(sorted(CRIB))) in _groups_by_role(layout, codes)
+    assert not any(w.code == Code.NO_STARTER_FOR_CRIB for w in layout.warnings)
+
+
+def test_a_table_with_no_clue_to_the_dealer_names_no_crib_and_says_so():
+    layout, codes = _column_table()
+    assert [g.role for g in layout.groups] == ["hand", "hand", "hand"]
+    assert layout.dealer is None
+    said = [w for w in layout.warnings if w.code == Code.NO_STARTER_FOR_CRIB]
+    assert said and str(said[0]) == "3 groups of 4 and no starter or pack apart: cannot tell which is the crib"
+
+
+def test_a_crib_short_of_a_card_on_a_whole_table_is_still_the_crib_as_a_guess():
+    """A crib card not found: the group of 3 nearest the starter is the crib, said as a guess."""
+    layout, codes = _column_table(starter_box=BELOW_THE_CRIB, crib_cards=CRIB[:3])
+    assert ("crib", tuple(sorted(CRIB[:3]))) in _groups_by_role(layout, codes)
+    guessed = [w.args for w in layout.warnings if w.code == Code.ROLE_GUESSED]
+    assert guessed == [("crib", tuple(CRIB[:3]), "size")]
+    assert "taken for the crib on a guess: 3 cards where a crib has 4" in str(layout.warnings[-1])
+
+
+def test_of_two_lone_cards_the_one_turned_on_the_pack_is_the_starter():
+    hand = _row_of_four(300, 200)
+    starter, pack, stray = [900, 600, 1000, 740], [904, 603, 1004, 743], [150, 700, 250, 840]
+    layout, codes = _arrange_codes(hand + [starter, pack, stray], HANDS[:4] + ["6D", None, "AS"])
+    assert _groups_by_role(layout, codes) == [("hand", tuple(sorted(HANDS[:4]))), ("starter", ("6D",)),
+                                              ("unknown", ("AS",))]
+    assert not any(w.code == Code.LONE_CARDS for w in layout.warnings)
+
+
+def test_the_count_uses_the_roles_of_a_capture_guide_table_as_before():
+    """Two hands, the crib and the starter laid out as the capture guide asks: the count labels the
+    hands in reading order and counts the crib with crib rules, with no role said to be a guess."""
+    from companion.photo import count_recognition
+
+    codes, card_boxes, index_boxes, groups = table("two_hands_crib_starter")
+    indices, cards = detections_for(codes, card_boxes, index_boxes)
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "guide")
+    shown = count_recognition(result)
+    assert [(g.label, g.cards, g.crib) for g in shown.groups] == [
+        ("hand 1", ("7C", "8C", "8D", "9S"), False), ("hand 2", ("2H", "3H", "4H", "KH"), False),
+        ("crib", ("QC", "QD", "TS", "JS"), True)]
+    assert shown.starter == "6D"
+    assert not any(getattr(w, "code", None) in (Code.ROLE_GUESSED, Code.CRIB_UNSURE) for w in result.warnings)
