@@ -131,6 +131,31 @@ class LayoutConfig:
 
 
 @dataclass(frozen=True)
+class PhantomConfig:
+    """After interpret: a second reading of a card already read is no card (``vision.phantoms``)."""
+
+    own_box_iou: float = 0.9  # a card whose outline overlaps a detector's card box this much has a box of its own
+    edge_tolerance: float = 0.05  # share of a box's short side: an index this far outside still lies on it
+    same_index_share: float = 0.7  # a reading whose index box lies this much inside a surer card's index box (or it
+    # inside the reading's) reads that index again; side by side in a column they overlap less
+    same_index_iou: float = 0.3  # a read box overlapping the phantom's or the card's index this much is that index
+    other_corner_reach_of_diagonal: float = 0.12  # this near the card's second index spot (share of its diagonal)
+    corner_reader_below: float = 0.8  # a read the reader is this sure of is no misread corner: another card's index
+    face_depth_of_short_side: float = 0.4  # this deep inside a card's outline is its pips or picture
+    column_reach_of_index: float = 0.6  # another index this near (index long sides) makes a column of cards
+
+
+@dataclass(frozen=True)
+class IndexColumnConfig:
+    """After interpret: the index column of a fan or an overlapping row (``vision.index_column``)."""
+
+    sure: float = 0.5  # a read this sure (detector score x reader probability) on the column is a card
+    min_column: int = 3  # indices in a column: fewer is no fan
+    spacing_spread: float = 0.5  # steps along the column differ from their median by at most this share
+    line_offset_of_index: float = 0.6  # an index this far off the column's line (index long sides) is not on it
+
+
+@dataclass(frozen=True)
 class RecognitionConfig:
     """The whole configuration, one part per step."""
 
@@ -140,6 +165,8 @@ class RecognitionConfig:
     interpret: InterpretConfig = field(default_factory=InterpretConfig)
     ground: GroundConfig = field(default_factory=GroundConfig)
     layout: LayoutConfig = field(default_factory=LayoutConfig)
+    phantoms: PhantomConfig = field(default_factory=PhantomConfig)
+    index_column: IndexColumnConfig = field(default_factory=IndexColumnConfig)
 
     def with_values(self, values: dict) -> "RecognitionConfig":
         """A copy with ``{"step": {"name": value}}`` applied (CalibrationError on a name it lacks)."""
