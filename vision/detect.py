@@ -15,11 +15,11 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CLASS, INDEX_CLASS
-from vision.detections import Detections
+from vision.detections import Detections, Origin
 from vision.letterbox import Letterbox
 from vision.config import DEFAULTS, DetectConfig
 from vision.geometry import INDEX_PER_CARD_BOX
-from vision.kept_apart import SHADOW_CLASS, shadow_cards
+from vision.kept_apart import shadow_cards
 from vision.postprocess import nms_per_class, postprocess
 
 # The thresholds and the closer pass's sizes are ``DetectConfig`` (vision/config.py; measured in
@@ -87,8 +87,9 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
                   min_card_score: float | None = None, shadows: bool = False,
                   min_index_score: float | None = None, config: DetectConfig = DEFAULTS.detect) -> Detections:
     """Detector + NMS on the whole photo or a region of it, boxes in photo pixels; adds
-    (model ms, NMS ms) to ``times``. With ``shadows``, the card boxes NMS suppressed are kept aside
-    as rows of ``kept_apart.SHADOW_CLASS`` (see ``vision.kept_apart``). ``min_card_score``,
+    (model ms, NMS ms) to ``times``. Rows are of origin ``FIRST_PASS`` on the whole photo, ``CLOSER``
+    on a region. With ``shadows``, the card boxes NMS suppressed are kept aside as card rows of
+    origin ``SUPPRESSED`` (see ``vision.kept_apart``; ``Detections.kept`` leaves them out). ``min_card_score``,
     ``min_index_score``: other thresholds than ``config``'s (training's pseudo-labels)."""
     min_card_score = config.min_card_score if min_card_score is None else min_card_score
     min_index_score = config.min_index_score if min_index_score is None else min_index_score
@@ -101,20 +102,21 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
     found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(min_index_score, min_card_score),
                         config.nms_iou, config.max_candidates)
     minimum = np.where(found.class_id == INDEX_CLASS, min_index_score, min_card_score)
-    found = found[found.confidence >= minimum]
+    found = found[found.confidence >= minimum].with_origin(Origin.FIRST_PASS if region is None else Origin.CLOSER)
     if shadows:
         found = Detections.concatenate([found, shadow_cards(raw, letterbox, crop.shape[1], crop.shape[0],
                                                             found.of_class(CARD_CLASS), min_card_score, config)])
     if times is not None:
         times[0] += (t1 - t0) * 1000
         times[1] += (time.perf_counter() - t1) * 1000
-    return Detections(found.xyxy + np.array([x1, y1, x1, y1], np.float32), found.confidence, found.class_id)
+    return Detections(found.xyxy + np.array([x1, y1, x1, y1], np.float32), found.confidence, found.class_id,
+                      origin=found.origin)
 
 
 def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True,
            min_index_score: float | None = None, config: DetectConfig = DEFAULTS.detect) -> tuple[Detections, float, float]:
     """Index and card boxes in photo pixels, with the ms spent in the model and in NMS, and the
-    card boxes NMS suppressed kept aside (rows of ``kept_apart.SHADOW_CLASS``: the pipeline gives
+    card boxes NMS suppressed kept aside (card rows of origin ``SUPPRESSED``: the pipeline gives
     back those whose corners read another card). With ``zoom``, indices are looked for again,
     closer, around the cards on which the first pass found no sure index."""
     times = [0.0, 0.0]
@@ -123,13 +125,13 @@ def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True
     if not zoom:
         return detections, times[0], times[1]
     height, width = pixels.shape[:2]
-    cards, indices = detections.of_class(CARD_CLASS), detections.of_class(INDEX_CLASS)
+    cards, indices = detections.kept().of_class(CARD_CLASS), detections.of_class(INDEX_CLASS)
     regions = zoom_regions(cards[cards_to_look_at_closer(cards, indices, config.sure_index_score)], width, height,
                            input_size, config)
     closer = [detect_region(run, input_size, pixels, region, times, min_index_score=min_index_score,
                             config=config).of_class(INDEX_CLASS) for region in regions]
     start = time.perf_counter()
     indices = nms_per_class(Detections.concatenate([indices, *closer]), config.nms_iou)
-    detections = Detections.concatenate([indices, cards, detections.of_class(SHADOW_CLASS)])
+    detections = Detections.concatenate([indices, cards, detections.of_origin(Origin.SUPPRESSED)])
     times[1] += (time.perf_counter() - start) * 1000
     return detections, times[0], times[1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from enum import IntEnum
 
 import numpy as np
 
@@ -10,6 +11,17 @@ from vision import boxes
 from vision.classes import CARD_CODES
 
 UNREAD = -1  # card_id of a detection the classifier has not (yet) read
+
+
+class Origin(IntEnum):
+    """Where a box came from: the detector's pass on the whole photo, its closer pass on a tile,
+    the second look (an index read on a card box turned upright), or a card box that NMS suppressed
+    and that is kept aside until the corners are read (``vision.kept_apart``)."""
+
+    FIRST_PASS = 0
+    CLOSER = 1
+    SECOND_LOOK = 2
+    SUPPRESSED = 3
 
 
 def _column(values, dtype, n: int, fill) -> np.ndarray:
@@ -25,9 +37,13 @@ def _column(values, dtype, n: int, fill) -> np.ndarray:
 class Detections:
     """Boxes in photo pixels with detector scores and, once classified, the card read from them.
 
-    ``card_id``/``card_confidence`` are the classifier's top class and probability;
-    ``runner_up_id``/``runner_up_confidence`` the second best (for "did you mean" prompts).
-    Unclassified rows have ``card_id == UNREAD``.
+    ``confidence`` is the detector's score of the box. ``card_id``/``card_confidence`` are the
+    card read and how sure it is: on an index row the reader's probability, on a card merged from
+    its indices (``identify``) that times its best index's score; ``runner_up_id``/
+    ``runner_up_confidence`` the second best (for "did you mean" prompts). ``reader`` is the
+    reader's own probability of ``card_id`` (unless given: ``card_confidence``, as on an index
+    row). ``origin`` says where the box came from (``Origin``). Unclassified rows have
+    ``card_id == UNREAD``.
     """
 
     xyxy: np.ndarray
@@ -37,6 +53,8 @@ class Detections:
     card_confidence: np.ndarray = field(default=None)  # type: ignore[assignment]
     runner_up_id: np.ndarray = field(default=None)  # type: ignore[assignment]
     runner_up_confidence: np.ndarray = field(default=None)  # type: ignore[assignment]
+    reader: np.ndarray = field(default=None)  # type: ignore[assignment]
+    origin: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -48,6 +66,9 @@ class Detections:
         object.__setattr__(self, "card_confidence", _column(self.card_confidence, np.float32, n, 0.0))
         object.__setattr__(self, "runner_up_id", _column(self.runner_up_id, np.int64, n, UNREAD))
         object.__setattr__(self, "runner_up_confidence", _column(self.runner_up_confidence, np.float32, n, 0.0))
+        reader = self.card_confidence if self.reader is None else _column(self.reader, np.float32, n, 0.0)
+        object.__setattr__(self, "reader", reader)
+        object.__setattr__(self, "origin", _column(self.origin, np.int8, n, Origin.FIRST_PASS))
 
     @classmethod
     def empty(cls) -> "Detections":
@@ -63,12 +84,27 @@ class Detections:
         return Detections(**{f.name: getattr(self, f.name)[selector] for f in fields(self)})
 
     def of_class(self, class_id: int) -> "Detections":
+        """Rows of this detector class, whatever their origin (``kept`` leaves suppressed boxes out)."""
         return self[self.class_id == class_id]
 
-    def with_cards(self, card_id, card_confidence, runner_up_id, runner_up_confidence) -> "Detections":
-        """A copy carrying the classifier's reading of every row."""
+    def of_origin(self, origin: Origin) -> "Detections":
+        return self[self.origin == origin]
+
+    def kept(self) -> "Detections":
+        """The rows NMS kept: every origin but ``Origin.SUPPRESSED``."""
+        return self[self.origin != Origin.SUPPRESSED]
+
+    def with_cards(self, card_id, card_confidence, runner_up_id, runner_up_confidence, reader=None) -> "Detections":
+        """A copy carrying a reading of every row (``reader``: the reader's probability, unless
+        given ``card_confidence``, as the reader's own reading of index rows)."""
         return Detections(self.xyxy, self.confidence, self.class_id, card_id, card_confidence,
-                          runner_up_id, runner_up_confidence)
+                          runner_up_id, runner_up_confidence, reader, self.origin)
+
+    def with_origin(self, origin: Origin) -> "Detections":
+        """A copy whose rows all came from ``origin``."""
+        return Detections(self.xyxy, self.confidence, self.class_id, self.card_id, self.card_confidence,
+                          self.runner_up_id, self.runner_up_confidence, self.reader,
+                          np.full(len(self), origin, np.int8))
 
     @staticmethod
     def concatenate(parts: list["Detections"]) -> "Detections":

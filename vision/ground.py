@@ -11,6 +11,8 @@ reader is sure of is looked at (``interpret``), so this runs rarely.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
@@ -81,3 +83,13 @@ def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float,
                    config: GroundConfig = DEFAULTS.ground) -> bool:
     """Whether ``index_box`` is printed on ground at least ``min_ground`` of a card's area."""
     return ground_share(pixels, index_box, card_short_side, config) >= config.min_ground
+
+
+# Whether an index box (decoded-pixel xyxy) is printed on card ground, given a card's short side:
+# what ``interpret`` asks of the photo, handed to it by the pipeline (``ground_check``).
+GroundCheck = Callable[[np.ndarray, float], bool]
+
+
+def ground_check(pixels: np.ndarray, config: GroundConfig = DEFAULTS.ground) -> GroundCheck:
+    """``on_card_ground`` on these decoded pixels."""
+    return lambda index_box, card_short_side: on_card_ground(pixels, index_box, card_short_side, config)

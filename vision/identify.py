@@ -20,7 +20,8 @@ from vision.geometry import INDEX_TO_CARD_DIAGONAL
 @dataclass(frozen=True, eq=False)
 class Identities:
     """One row per card read from its indices: ``cards`` (xyxy = union of its index boxes,
-    ``card_confidence`` = detector score x classifier probability of its best index) and
+    ``confidence`` = its best index's detector score, ``card_confidence`` = that score x the reader's
+    probability, ``reader`` = the reader's probability alone) and
     ``members[i]`` = the rows of ``indices`` that show card i."""
 
     cards: Detections
@@ -60,7 +61,7 @@ def merge_indices(indices: Detections, card_boxes: Detections,
     reading of its most confident index (detector score x classifier probability)."""
     parts = boxes.components(range(len(indices)), _same_card_links(indices, card_boxes, same_card_diagonals))
     members = tuple(np.asarray(rows, dtype=np.int64) for rows in parts)
-    union, det_conf, card_id, card_conf, runner_id, runner_conf = [], [], [], [], [], []
+    union, det_conf, card_id, card_conf, runner_id, runner_conf, reader = [], [], [], [], [], [], []
     for rows in members:
         combined = indices.confidence[rows] * indices.card_confidence[rows]
         best = rows[int(np.argmax(combined))]
@@ -70,6 +71,7 @@ def merge_indices(indices: Detections, card_boxes: Detections,
         card_conf.append(indices.confidence[best] * indices.card_confidence[best])
         runner_id.append(indices.runner_up_id[best])
         runner_conf.append(indices.confidence[best] * indices.runner_up_confidence[best])
+        reader.append(indices.reader[best])
     cards = Detections(np.asarray(union, np.float32).reshape(-1, 4), det_conf, np.full(len(members), INDEX_CLASS),
-                       card_id, card_conf, runner_id, runner_conf)
+                       card_id, card_conf, runner_id, runner_conf, reader)
     return Identities(cards, members, indices)

@@ -16,16 +16,16 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS, GroundConfig, InterpretConfig, RecognitionConfig
+from vision.config import DEFAULTS, InterpretConfig, RecognitionConfig
 from vision.decode import Photo
 from vision.detections import UNREAD, Detections
-from vision.ground import on_card_ground
+from vision.ground import GroundCheck
 from vision.identify import merge_indices
 from vision.layout import Layout, arrange
 from vision.outlines import Outlines, assign_outlines
 from vision.notices import Code, Notice
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
-from vision.sure_reads import frame_marks, lies_on_a_card, mid_face, reader_probability
+from vision.sure_reads import frame_marks, lies_on_a_card, mid_face
 
 # Every threshold is ``InterpretConfig`` (vision/config.py), measured in docs/TUNING.md,
 # "interpret"; the three a caller may tune travel together as ``Thresholds``.
@@ -58,16 +58,19 @@ class Thresholds:
 
 
 def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
-              thresholds: Thresholds | None = None, settings: RecognitionConfig = DEFAULTS) -> Recognition:
+              thresholds: Thresholds | None = None, settings: RecognitionConfig = DEFAULTS,
+              ground: GroundCheck | None = None) -> Recognition:
     """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, notices.
-    ``thresholds``: the caller's three, over ``settings.interpret``'s."""
+    ``thresholds``: the caller's three, over ``settings.interpret``'s. ``photo``: its size and
+    scale (its pixels are not read here); ``ground``: whether an index is printed on card ground
+    (``vision.ground.ground_check`` of the photo, as the pipeline passes it; None: no lone index
+    counts for its ground)."""
     config = settings.interpret if thresholds is None else with_thresholds(settings.interpret, thresholds)
     outlines = assign_outlines(merge_indices(indices, card_boxes, config.same_card_diagonals), card_boxes, config)
-    reader = reader_probability(outlines.cards, outlines.index_score)
+    reader = outlines.cards.reader
     cards, guessed, guess = unname_unsure_reads(outlines.cards, config.read_floor)
     disputed, said_disputed = disputed_corners(cards, outlines.disputed, guessed)
-    keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, config, reader, indices, photo,
-                                          settings.ground)
+    keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, config, reader, indices, ground)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     one_corner = outlines.corners[keep] < 2
     layout = arrange(cards, config=settings.layout)
@@ -106,7 +109,7 @@ def unname_unsure_reads(cards: Detections, read_floor: float) -> tuple[Detection
     if guessed.any():
         cards = cards.with_cards(np.where(guessed, UNREAD, cards.card_id), np.where(guessed, 0.0, cards.card_confidence),
                                  np.where(guessed, UNREAD, cards.runner_up_id),
-                                 np.where(guessed, 0.0, cards.runner_up_confidence))
+                                 np.where(guessed, 0.0, cards.runner_up_confidence), np.where(guessed, 0.0, cards.reader))
     return cards, guessed, guess
 
 
@@ -123,8 +126,8 @@ def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray) -> 
 
 
 def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
-                     config: InterpretConfig, reader: np.ndarray, indices: Detections, photo: Photo,
-                     ground: GroundConfig = DEFAULTS.ground) -> tuple[np.ndarray, tuple[Notice, ...]]:
+                     config: InterpretConfig, reader: np.ndarray, indices: Detections,
+                     ground: GroundCheck | None = None) -> tuple[np.ndarray, tuple[Notice, ...]]:
     """Mask of the rows that are cards: named cards unless only a weak lone index says so (a lone
     index the reader is sure of, on another card near its edge or printed on card-sized ground, is
     a half-hidden card or one cut by the photo's edge: issue 20),
@@ -139,7 +142,7 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
                                                                        outlines.index_centre, config)
     # one deck holds each card once: a lone read of a code another card shows is that card's other corner
     elsewhere = np.isin(cards.card_id, cards.card_id[read & ~lone])
-    half_hidden |= printed_on_a_card(photo, cards, outlines, indices,
+    half_hidden |= printed_on_a_card(cards, outlines, indices,
                                      lone & (reader >= config.lone_sure_reader) & ~half_hidden & ~elsewhere, ground)
     weak = lone & ~half_hidden
     marks = read & ~weak & mid_face(cards, outlines.index_centre, config)
@@ -165,17 +168,17 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     return keep, tuple(said)
 
 
-def printed_on_a_card(photo: Photo, cards: Detections, outlines: Outlines, indices: Detections,
-                      rows: np.ndarray, ground: GroundConfig = DEFAULTS.ground) -> np.ndarray:
+def printed_on_a_card(cards: Detections, outlines: Outlines, indices: Detections,
+                      rows: np.ndarray, ground: GroundCheck | None) -> np.ndarray:
     """(N,) whether each of ``rows`` (a mask of cards without a box of their own) has its best index
     printed on ground the size of a card (``ground``), not on a chip's inlay or a key."""
     out = np.zeros(len(cards), bool)
-    if not len(indices):
+    if not len(indices) or ground is None:
         return out
     for i in np.flatnonzero(rows):
         nearest = int(np.argmin(np.hypot(*(indices.centers - outlines.index_centre[i]).T)))
         short_side = float(boxes.sizes(cards.xyxy[i][None])[0].min())  # the estimated box: a typical card
-        out[i] = on_card_ground(photo.pixels, indices.xyxy[nearest], short_side, ground)
+        out[i] = ground(indices.xyxy[nearest], short_side)
     return out
 
 

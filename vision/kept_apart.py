@@ -2,7 +2,7 @@
 
 Non-maximum suppression merges card boxes overlapping by more than its IoU threshold: a tight row
 or a pair pushed together loses the lower card's box. The boxes it suppressed up to ``DetectConfig.suppressed_iou``
-are kept aside (``shadow_cards``, as rows of ``SHADOW_CLASS``), and one comes back once the corners
+are kept aside (``shadow_cards``, card rows of origin ``Origin.SUPPRESSED``), and one comes back once the corners
 are read (``restore``) when a corner of it holds a sure read that is not the card of the box that
 suppressed it: one deck holds each card once.
 """
@@ -14,12 +14,11 @@ import numpy as np
 from vision import boxes
 from vision.classes import CARD_CLASS
 from vision.config import DEFAULTS, DetectConfig, InterpretConfig
-from vision.detections import Detections
+from vision.detections import Detections, Origin
 from vision.geometry import INDEX_CENTRE_IN_BOX
 from vision.letterbox import Letterbox
 from vision.postprocess import decode_raw, nms
 
-SHADOW_CLASS = 2  # a card box NMS suppressed, kept aside until the corners are read (not a detector class)
 # How far a read may lie from where a corner index of a box's card lies (InterpretConfig
 # .suppressed_corner_reach, of the box's short side), and the reader probability that makes a corner's
 # read count (InterpretConfig.sure_reader): measured in docs/TUNING.md, "interpret".
@@ -28,7 +27,7 @@ SHADOW_CLASS = 2  # a card box NMS suppressed, kept aside until the corners are 
 def shadow_cards(raw: np.ndarray, letterbox: Letterbox, width: int, height: int, kept: Detections,
                  min_score: float, config: DetectConfig = DEFAULTS.detect) -> Detections:
     """Card boxes (photo pixels) NMS at ``config.nms_iou`` suppressed that a looser NMS
-    (``config.suppressed_iou``) keeps, as rows of SHADOW_CLASS."""
+    (``config.suppressed_iou``) keeps, as card rows of origin ``Origin.SUPPRESSED``."""
     candidates = decode_raw(raw, min_score, config.max_candidates)
     candidates = candidates[candidates.class_id == CARD_CLASS]
     if len(candidates) == 0 or len(kept) == 0:
@@ -38,7 +37,8 @@ def shadow_cards(raw: np.ndarray, letterbox: Letterbox, width: int, height: int,
     xyxy, score = xyxy[loose], candidates.confidence[loose]
     overlap = boxes.box_iou(xyxy, kept.xyxy).max(axis=1)
     shadow = (overlap > config.nms_iou) & (overlap < 0.999)
-    return Detections(xyxy[shadow], score[shadow], np.full(int(shadow.sum()), SHADOW_CLASS))
+    n = int(shadow.sum())
+    return Detections(xyxy[shadow], score[shadow], np.full(n, CARD_CLASS), origin=np.full(n, Origin.SUPPRESSED))
 
 
 def _corner_gap(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -74,5 +74,4 @@ def restore(shadows: Detections, cards: Detections, indices: Detections,
         own = set(sure.card_id[(to_shadow[:, s] <= reach) & (to_shadow[:, s] < to_keeper[:, s])].tolist())
         kept = set(sure.card_id[(to_keeper[:, s] <= reach) & (to_keeper[:, s] <= to_shadow[:, s])].tolist())
         back[s] = bool(own and kept and own - kept - boxed)
-    given = shadows[back]
-    return Detections(given.xyxy, given.confidence, np.full(len(given), CARD_CLASS))
+    return shadows[back]  # card rows still of origin SUPPRESSED: where the box came from

@@ -12,7 +12,6 @@ from vision.config import DEFAULTS, InterpretConfig
 from vision.detections import Detections
 from vision.geometry import CARD_ASPECT
 from vision.identify import Identities, typical_card_diagonal
-from vision.sure_reads import reader_probability
 
 # How far a card's indices may lie from each other and from its box, and what a read card left
 # without a box costs: ``InterpretConfig`` (own_corner_reach, own_card_reach, other_corner_reach,
@@ -129,7 +128,9 @@ class Outlines:
     and ``disputed`` maps a row to the other code its indices read as (two corners of one
     card that disagree: the more confident reading is kept, the other becomes the runner-up);
     ``index_centre``: where the card's most confident index lies (an unread box's centre);
-    ``corners``: how many of its indices the reader read surely as its code (0 if unread)."""
+    ``corners``: how many of its indices the reader read surely as its code (0 if unread).
+    ``cards.reader`` is the reader's probability of each card's reading, ``cards.origin`` where its
+    box came from (a guessed box: its best index's origin)."""
 
     cards: Detections
     estimated: np.ndarray
@@ -170,19 +171,23 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
     box_score = np.zeros(n_cards, np.float32)
     index_centre = np.zeros((n_cards, 2), np.float32)
     corners = np.zeros(n_cards, np.int64)
+    origin = np.zeros(n_cards, np.int8)
     for i, rows in enumerate(members):
         agree = indices.card_id[rows] == reads.card_id[i]
         corners[i] = int(np.count_nonzero(agree & (indices.card_confidence[rows] >= config.sure_reader)))
-        index_centre[i] = indices.centers[rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]]
+        best = rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]
+        index_centre[i] = indices.centers[best]
         if box_of[i] >= 0:
             xyxy[i] = card_boxes.xyxy[box_of[i]]
             box_score[i] = card_boxes.confidence[box_of[i]]
+            origin[i] = card_boxes.origin[box_of[i]]
         else:
             xyxy[i] = _estimated_box(indices.xyxy[rows], diagonal)
+            origin[i] = indices.origin[best]  # the box is guessed from its indices
     read = Detections(xyxy, box_score, np.full(n_cards, CARD_CLASS), reads.card_id, reads.card_conf,
-                      reads.runner_id, reads.runner_conf)[alive]
+                      reads.runner_id, reads.runner_conf, reads.reader, origin)[alive]
     unread = card_boxes[~taken]
-    unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS))
+    unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS), origin=unread.origin)
     new_row = np.cumsum(alive) - 1
     return Outlines(
         Detections.concatenate([read, unread]),
@@ -206,8 +211,7 @@ def _at_other_corner(points: np.ndarray, own: np.ndarray, box: np.ndarray, reach
 
 def _both_sure(cards: Detections, i: int, j: int, sure: float) -> bool:
     """Whether the reader is sure of both readings (``sure``), whatever the detector's scores."""
-    reader = reader_probability(cards, cards.confidence)  # an identity's confidence is its index's score
-    return bool(reader[i] >= sure and reader[j] >= sure)
+    return bool(cards.reader[i] >= sure and cards.reader[j] >= sure)
 
 
 class _Readings:
@@ -218,6 +222,7 @@ class _Readings:
         self.card_id, self.card_conf = cards.card_id.copy(), cards.card_confidence.copy()
         self.runner_id, self.runner_conf = cards.runner_up_id.copy(), cards.runner_up_confidence.copy()
         self.index_score = cards.confidence.copy()
+        self.reader = cards.reader.copy()
         self.disputed: dict[int, int] = {}  # card row -> the other code its corners read
 
 
@@ -243,7 +248,7 @@ def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndar
             loser = i if reads.card_conf[j] >= reads.card_conf[i] else j
             if loser == j:
                 reads.card_id[j], reads.card_conf[j] = reads.card_id[i], reads.card_conf[i]
-                reads.index_score[j] = reads.index_score[i]
+                reads.index_score[j], reads.reader[j] = reads.index_score[i], reads.reader[i]
             reads.runner_id[j], reads.runner_conf[j] = original.card_id[loser], original.card_confidence[loser]
             reads.disputed[j] = int(original.card_id[loser])
             members[j] += members[i]

@@ -1,8 +1,10 @@
-"""The recogniser: runs the steps on a photo and times them.
+"""The recogniser: the one place that wires the steps, runs them on a photo and times them.
 
-decode (``decode``) -> detect (``detect``, ``postprocess``) -> read (``read``) -> interpret
-(``interpret``: ``identify``, ``outlines``) -> layout (``layout``). One ``Detections`` flows
-through detect, read and interpret; the result is a ``Recognition`` (``results``).
+decode (``decode``) -> detect (``detect``, ``postprocess``: ``Candidates``) -> read (``read``, the
+suppressed boxes given back by ``kept_apart``, ``second_look``: ``Reads``) -> interpret
+(``interpret``: ``identify``, ``outlines``, ``layout``; the photo's ground by ``ground``) -> a
+``Recognition`` (``results``). The values between the steps are ``vision.stages``; no step calls
+another step's module to get its input.
 """
 
 from __future__ import annotations
@@ -14,18 +16,19 @@ from functools import lru_cache
 
 import numpy as np
 
-from vision.classes import CARD_CLASS, INDEX_CLASS
 from vision.config import RecognitionConfig, from_models_json
 from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
 from vision.detections import Detections
+from vision.ground import ground_check
 from vision.interpret import Thresholds, interpret
-from vision.kept_apart import SHADOW_CLASS, restore
+from vision.kept_apart import restore
 from vision.model_config import load_models_config, models_dir
 from vision.read import read_indices
 from vision.results import Recognition
 from vision.runtime import OnnxModel
 from vision.second_look import second_look
+from vision.stages import Candidates, Reads
 
 DEFAULT_ZOOM = True
 
@@ -96,7 +99,8 @@ class Recognizer:
         return self.recognize(pixels_bgr, name)
 
     def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
-        """Index and card boxes in photo pixels, with the ms spent in the model and in NMS."""
+        """Index and card boxes in photo pixels (the suppressed card boxes among them, by their
+        ``origin``), with the ms spent in the model and in NMS."""
         return detect(self.detector.run, self.detector_size, pixels, self.zoom, config=self.settings.detect)
 
     def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
@@ -104,33 +108,43 @@ class Recognizer:
         return read_indices(self.classifier.run, pixels, indices, self.crop_size, self.crop_margin, read.margin_scales,
                             read.recheck_below)
 
+    def read(self, pixels: np.ndarray, candidates: Candidates) -> Reads:
+        """The candidates' indices read, and the card boxes with the suppressed ones whose corners
+        read another card given back (``kept_apart.restore``)."""
+        indices = self.classify(pixels, candidates.indices)
+        given_back = restore(candidates.suppressed, candidates.cards, indices, self.settings.interpret)
+        return Reads(indices, Detections.concatenate([candidates.cards, given_back]))
+
+    def second_look(self, pixels: np.ndarray, reads: Reads) -> Reads:
+        """``reads`` with the card boxes no index was read on surely read again (``second_look``)."""
+        indices, looked = second_look(self.classifier.run, pixels, reads.cards, reads.indices, self.crop_size,
+                                      self.crop_margin, min_score=self.thresholds.unread_card_score,
+                                      config=self.settings.second_look,
+                                      inside_share=self.settings.interpret.inside_share)
+        return Reads(indices, reads.cards, looked)
+
     def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
         """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
-        return interpret(indices, card_boxes, photo, name, self.thresholds, self.settings)
+        return interpret(indices, card_boxes, photo, name, self.thresholds, self.settings,
+                         ground=ground_check(photo.pixels, self.settings.ground))
 
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels
         detections, infer_ms, post_ms = self.detect(pixels)
+        candidates = Candidates.of(detections)
         t0 = time.perf_counter()
-        indices = self.classify(pixels, detections.of_class(INDEX_CLASS))
+        reads = self.read(pixels, candidates)
         t1 = time.perf_counter()
-        card_boxes = detections.of_class(CARD_CLASS)
-        card_boxes = Detections.concatenate([card_boxes, restore(detections.of_class(SHADOW_CLASS), card_boxes, indices,
-                                                                   self.settings.interpret)])
-        looked = 0
         if self.look_again:
-            indices, looked = second_look(self.classifier.run, pixels, card_boxes, indices, self.crop_size,
-                                          self.crop_margin, min_score=self.thresholds.unread_card_score,
-                                          config=self.settings.second_look,
-                                          inside_share=self.settings.interpret.inside_share)
+            reads = self.second_look(pixels, reads)
         t2 = time.perf_counter()
-        result = self.interpret(indices, card_boxes, photo, name)
+        result = self.interpret(reads.indices, reads.cards, photo, name)
         t3 = time.perf_counter()
-        # "infer": letterbox, crops and model runs; "second_look": the cards read again (part of
-        # neither); "post": NMS and everything after the models.
+        # "infer": letterbox, crops and model runs (and the suppressed boxes given back); "second_look":
+        # the cards read again (part of neither); "post": NMS and everything after the models.
         ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "second_look": (t2 - t1) * 1000,
               "post": post_ms + (t3 - t2) * 1000}
-        return replace(result, ms=ms, looked_again=looked)
+        return replace(result, ms=ms, looked_again=reads.looked_again)
 
 
 def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,

@@ -4,7 +4,8 @@ fixed size, and both its corner indices read there. A number card's pips, counte
 face, confirm or question the rank read.
 
 Each read comes back as an index row like the detector's (box in photo pixels, the card box's
-detector score, the card read), so ``interpret`` treats it as any other corner. The first pass is
+detector score, the card read, origin ``Origin.SECOND_LOOK``), so ``interpret`` treats it as any
+other corner. The first pass is
 untouched: this runs only on the cards that need it.
 """
 
@@ -18,7 +19,7 @@ import numpy as np
 from vision import boxes
 from vision.classes import CARD_CODES, INDEX_CLASS, RANKS
 from vision.crops import crop_square, crops_to_tensor
-from vision.detections import Detections
+from vision.detections import Detections, Origin
 from vision.config import DEFAULTS, SecondLookConfig
 from vision.geometry import CARD_ASPECT, CARD_H, CARD_W, CORNER_BOXES
 from vision.read import RunClassifier, softmax
@@ -244,7 +245,8 @@ def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: D
         if _less_sure_than_the_first_pass(indices, sureness, inside, result, score):
             continue
         added.append(Detections(index_box[None], [score], [INDEX_CLASS], [result.card_id], [result.probability],
-                                [result.runner_up_id], [result.runner_up_probability]))
+                                [result.runner_up_id], [result.runner_up_probability],
+                                origin=[Origin.SECOND_LOOK]))
         if score * result.probability >= sure:
             replaced |= inside & (sureness < sure)
     return Detections.concatenate([indices[~replaced], *added]), len(rows)

@@ -1,7 +1,8 @@
 """Cards come from corners (issue 20): the reader's own certainty, apart from the detector's score,
 and where an index lies on the cards around it.
 
-A card's confidence is the detector's score times the reader's probability. Small and half-covered
+A card's confidence is the detector's score times the reader's probability (``Detections.reader``,
+a column of its own). Small and half-covered
 indices get low detector scores (0.25-0.5) while the reader reads them surely: on 150 rendered
 tuning scenes (seeds 8,500,000+, models v4, mix v3) index rows the reader read at 0.5 or more were
 right 76-97 % of the time with a detector score under 0.5 and 89-100 % over it, against 27-56 %
@@ -25,13 +26,6 @@ from vision.detections import UNREAD, Detections
 # one diagonal of its box (top left and bottom right when the box stands).
 SURE_READER = DEFAULTS.interpret.sure_reader
 LONE_SURE = DEFAULTS.interpret.lone_sure_reader
-
-
-def reader_probability(cards: Detections, index_score: np.ndarray) -> np.ndarray:
-    """(N,) the reader's probability of each read row: its confidence over its index's detector
-    score (``index_score``, per row); 0 for unread rows."""
-    read = cards.card_id != UNREAD
-    return np.where(read, cards.card_confidence / np.maximum(index_score, 1e-6), 0.0)
 
 
 def edge_depth(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from infer_fixtures import detections_for, raw_output_for, table
+from infer_fixtures import card_geometry, detections_for, raw_output_for, table
 from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
-from vision.detections import UNREAD, Detections
+from vision.detections import UNREAD, Detections, Origin
 from vision.identify import merge_indices
 from vision.read import READ_MARGIN_SCALES, index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
@@ -35,6 +35,53 @@ def test_detections_select_filter_concatenate():
     assert len(Detections.concatenate([])) == 0
     with pytest.raises(ValueError, match="rows"):
         Detections([[0, 0, 1, 1]], [0.5, 0.6], [0])
+
+
+def test_detections_carry_the_readers_probability_and_each_boxs_origin():
+    d = Detections([[0, 0, 1, 1], [1, 1, 3, 4]], [0.9, 0.8], [0, 1], [3, 4], [0.6, 0.7], origin=[Origin.CLOSER,
+                                                                                                  Origin.SUPPRESSED])
+    assert d.reader.tolist() == pytest.approx([0.6, 0.7])  # an index row: its confidence is the reader's
+    assert d.kept().origin.tolist() == [Origin.CLOSER] and len(d.of_origin(Origin.SUPPRESSED)) == 1
+    both = Detections.concatenate([d, d.with_origin(Origin.SECOND_LOOK)])
+    assert both.origin.tolist() == [Origin.CLOSER, Origin.SUPPRESSED, Origin.SECOND_LOOK, Origin.SECOND_LOOK]
+    merged = d.with_cards([3, 4], [0.3, 0.35], [-1, -1], [0, 0], reader=[0.6, 0.7])
+    assert merged.card_confidence.tolist() == pytest.approx([0.3, 0.35])
+    assert merged.reader.tolist() == pytest.approx([0.6, 0.7]) and merged.origin.tolist() == d.origin.tolist()
+
+
+def test_a_cards_reader_probability_is_its_best_index_read_not_score_times_probability():
+    codes, card_boxes, index_boxes, _ = table("fan")
+    indices, cards = detections_for(codes, card_boxes, index_boxes, index_prob=0.7)
+    scores = np.linspace(0.3, 0.9, len(indices)).astype(np.float32)
+    indices = Detections(indices.xyxy, scores, indices.class_id, indices.card_id, indices.card_confidence,
+                         indices.runner_up_id, indices.runner_up_confidence)
+    identities = merge_indices(indices, cards)
+    for row, members in enumerate(identities.members):
+        best = members[int(np.argmax(scores[members]))]
+        assert identities.cards.reader[row] == pytest.approx(0.7)
+        assert identities.cards.card_confidence[row] == pytest.approx(scores[best] * 0.7)
+    outlined = assign_outlines(identities, cards)
+    assert outlined.cards.reader.tolist() == pytest.approx([0.7] * len(codes))
+    assert outlined.cards.card_confidence == pytest.approx(outlined.index_score * 0.7)
+
+
+def test_every_box_says_where_it_came_from():
+    """The whole photo's pass, the closer pass's tiles, and the card boxes NMS suppressed (as card
+    rows of their own origin, not a class the detector does not have)."""
+    from vision.detect import detect
+    from vision.stages import Candidates
+
+    upper, (upper_tl, _) = card_geometry(265, 250)
+    lower, _ = card_geometry(250, 250)
+    raw = raw_output_for(np.array([upper, lower, upper_tl], np.float32), [CARD_CLASS, CARD_CLASS, INDEX_CLASS],
+                         [0.9, 0.8, 0.4])
+    detections, _, _ = detect(lambda batch: raw, 512, np.zeros((512, 512, 3), np.uint8), zoom=True)
+    candidates = Candidates.of(detections)
+    assert set(candidates.indices.origin.tolist()) == {Origin.FIRST_PASS, Origin.CLOSER}  # an unsure index: a closer look
+    assert candidates.cards.origin.tolist() == [Origin.FIRST_PASS]
+    assert candidates.suppressed.origin.tolist() == [Origin.SUPPRESSED]
+    assert candidates.suppressed.class_id.tolist() == [CARD_CLASS]
+    assert len(detections.kept().of_class(CARD_CLASS)) == 1
 
 
 # ---- letterbox and postprocess ------------------------------------------------------------------

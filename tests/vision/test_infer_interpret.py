@@ -227,3 +227,14 @@ def test_an_unsure_read_of_a_neighbours_corner_does_not_stretch_a_card_over_it()
     assert np.allclose(result.card("5C").box, card_boxes[codes.index("5C")])  # its own box, not both cards'
     hand = next(g for g in result.groups if g.role == "hand")
     assert sorted(hand.cards) == ["5C", "5H", "5S", "JD"]
+
+
+def test_the_shipped_models_calibration_is_the_measured_defaults():
+    """models.json's calibration block names the values calibrated to the shipped models (their
+    measurements: docs/TUNING.md); they equal the defaults, so recognition is as measured."""
+    from vision.model_config import load_models_config, models_dir
+
+    shipped = load_models_config(models_dir(None))
+    assert shipped["calibration"]["measured"] == "docs/TUNING.md"
+    assert {"detect", "interpret"} <= set(shipped["calibration"])
+    assert from_models_json(shipped) == DEFAULTS

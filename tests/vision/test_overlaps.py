@@ -11,6 +11,7 @@ from infer_fixtures import CARD_H, CARD_W, card_geometry, detections_for
 from vision import boxes
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
+from vision.ground import ground_check
 from vision.detections import Detections
 from vision.interpret import interpret
 from vision.config import DEFAULTS
@@ -118,7 +119,8 @@ def _lone_index_on(ground: str, code: str = "2S"):
         lone_box = [int(0.6 * CARD_W) - 19, 606, int(0.6 * CARD_W) - 5, 630]
     _printed_index(pixels, lone_box)
     lone = _index(lone_box, code, det=0.35, p=0.99)
-    return interpret(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground)
+    return interpret(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground,
+                     ground=ground_check(pixels))
 
 
 def test_a_sure_lone_index_printed_on_a_chip_is_not_a_card():
@@ -389,16 +391,18 @@ def test_a_real_validation_fan_and_row_are_read_card_by_card_as_one_group(name, 
 # ------------------------------------------------ NMS keeps two overlapping boxes of two cards
 
 def test_a_suppressed_card_box_whose_corner_reads_another_card_comes_back():
-    from vision.kept_apart import SHADOW_CLASS, restore
+    from vision.detections import Origin
+    from vision.kept_apart import restore
 
     upper, (upper_tl, _) = card_geometry(515, 400)  # a tight row: the upper card 15 px to the right
     lower, (lower_tl, _) = card_geometry(500, 400)
     assert boxes.box_iou(np.array([upper], np.float32), np.array([lower], np.float32))[0, 0] > 0.6
     kept = Detections([upper], [0.9], [CARD_CLASS])
-    shadow = Detections([lower], [0.8], [SHADOW_CLASS])
+    shadow = Detections([lower], [0.8], [CARD_CLASS], origin=[Origin.SUPPRESSED])
     two = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "9C")])
     back = restore(shadow, kept, two)
     assert len(back) == 1 and back.class_id.tolist() == [CARD_CLASS] and np.allclose(back.xyxy[0], lower)
+    assert back.origin.tolist() == [Origin.SUPPRESSED]  # where the box came from stays said
     one = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "5H")])  # the same card's box twice
     assert len(restore(shadow, kept, one)) == 0
     unsure = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "9C", p=0.3)])
@@ -407,7 +411,8 @@ def test_a_suppressed_card_box_whose_corner_reads_another_card_comes_back():
 
 def test_nms_keeps_the_suppressed_card_boxes_aside():
     from infer_fixtures import raw_output_for
-    from vision.kept_apart import SHADOW_CLASS, shadow_cards
+    from vision.detections import Origin
+    from vision.kept_apart import shadow_cards
     from vision.letterbox import Letterbox
     from vision.postprocess import postprocess
 
@@ -418,5 +423,6 @@ def test_nms_keeps_the_suppressed_card_boxes_aside():
     kept = postprocess(raw, letterbox, 512, 512).of_class(CARD_CLASS)
     assert len(kept) == 1  # NMS merged the two cards' boxes
     shadows = shadow_cards(raw, letterbox, 512, 512, kept, 0.4, DEFAULTS.detect)
-    assert shadows.class_id.tolist() == [SHADOW_CLASS]
+    assert shadows.class_id.tolist() == [CARD_CLASS] and shadows.origin.tolist() == [Origin.SUPPRESSED]
+    assert len(shadows.kept()) == 0  # the callers that want the detector's boxes leave them out
     assert boxes.box_iou(shadows.xyxy, np.array([lower], np.float32))[0, 0] > 0.95

@@ -67,7 +67,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
         def find_cards(pixels):
             found = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
                                   min_card_score=PSEUDO_CARD_SCORE)
-            return found.of_class(CARD_CLASS).xyxy
+            return found.kept().of_class(CARD_CLASS).xyxy  # the boxes NMS kept (origin, not class)
 
     first, poker = apart(real_photos_of("train") if photos is None else photos)
     poker = poker[::POKER_EVERY]
