@@ -1,0 +1,161 @@
+"""A scripted walk through every screen of the app in the states that matter, headless: a
+deal played in a temporary data folder (the sample photo is the camera), then settings,
+history, the recent games, and a short game won. At each state ``visit(name, primary)`` is
+called: ``primary`` gives the widgets of that state's primary action (what the player must
+reach without scrolling). ``make screenshots`` saves a picture at each state and size; the
+fit test (tests/ui) checks each state at each size (``companion.ui.fit``)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
+ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
+# The sizes a player holds: a 10" tablet either way up, and a phone (in density-independent pixels).
+SIZES = {"landscape": (1280, 800), "portrait": (800, 1280), "phone": (720, 1280)}
+
+Visit = Callable[[str, Callable[[], list]], None]
+
+
+class Walk:
+    def __init__(self, visit: Visit, size: tuple[int, int] = SIZES["landscape"], folder: Path | None = None) -> None:
+        from companion.ui.camera import FakeCamera
+        from companion.ui.headless import Headless
+
+        self.visit = visit
+        self.h = Headless(folder or Path(tempfile.mkdtemp(prefix="crib-walk-")), camera=FakeCamera([str(PHOTO)]),
+                          size=size)
+
+    def run(self) -> None:
+        try:
+            self.start()
+            self.play()
+            self.show()
+            self.rest()
+            self.game_over()
+        finally:
+            self.h.close()
+
+    def at(self, name: str, primary: Callable[[], list]) -> None:
+        self.h.wait()
+        self.visit(name, primary)
+
+    # --- the states ------------------------------------------------------------------------------------
+    def start(self) -> None:
+        h = self.h
+        h.wait()
+        home = h.screen("home")
+        self.at("home-tour", lambda: [home.ids.tour_next])
+        for _ in range(3):
+            h.tap(home.ids.tour_next)
+        self.at("home-first", lambda: [home.ids.new_game])  # no game yet
+        h.tap(home.ids.new_game)
+        new = h.screen("new_game")
+        self.at("new_game", lambda: [new.ids.start])
+        h.tap(new.ids.start)
+        h.wait(lambda: h.current == "table")
+        table = h.screen("table")
+        self.at("table-deal", lambda: [table.ids.deal])
+        h.app.go("discard")
+        discard = h.screen("discard")
+        discard.set_cards(["5H", "6C", "7D", "8S", "JH", "KS"])
+        self.at("discard", lambda: [discard.ids.six])
+
+    def play(self) -> None:
+        h = self.h
+        h.companion.act("discard")
+        h.wait()
+        h.app.go("table")
+        table = h.screen("table")
+        self.at("table-cut", lambda: [table.ids.cut])
+        for action, args in (("cut", ("AD",)), ("lay", ("8S",)), ("lay", ("7H",))):
+            h.companion.act(action, *args)
+        h.app.go("pegging")
+        h.wait()
+        pegging = h.screen("pegging")
+        h.tap(pegging.ids.go)  # Ben says go at 15: questioned
+        h.wait(lambda: h.popup() is not None)
+        self.at("pegging-go", lambda: list(h.popup().buttons))
+        h.tap(h.popup().buttons[0])  # "Lay a card"
+        h.wait(lambda: h.popup() is None)
+        h.companion.act("lay", "8D")
+        h.app.go("table")
+        self.at("table", lambda: [table.ids.pegging])
+        h.app.go("pegging")
+        self.at("pegging", lambda: [pegging.ids.go, pegging.ids.claim])
+        h.play_out({0: [c for c in ANN if c != "7H"], 1: [c for c in BEN if c not in ("8S", "8D")]})
+
+    def show(self) -> None:
+        from companion.ui.review import IGNORED
+
+        h = self.h
+        h.app.go("show")
+        show = h.screen("show")
+        self.at("show-claim", lambda: [show.ids.claim])
+        h.tap(next(b for b in show.ids.keypad.children if b.text == "0"))
+        h.tap(show.ids.claim)  # Ben claims 0 of 2: the muggins flag
+        self.at("show-muggins", lambda: [show.ids[f"take_{0}"], show.ids.next_count])
+        h.companion.act("muggins", 0)
+        h.wait()
+        h.tap(show.ids.next_count)  # Ann's hand: claimed as counted, then undone by mistake
+        self.claim_the_count(show)
+        h.tap(show.ids.undo)
+        h.wait()
+        self.at("show-redo", lambda: [show.ids.redo])  # Redo brings the count back as it was
+        h.tap(show.ids.redo)
+        h.wait()
+        h.app.go("capture", purpose="show")
+        capture = h.screen("capture")
+        h.wait(lambda: capture.live_line.startswith("Live:"), timeout=60)
+        self.at("capture", lambda: [capture.ids.shoot])
+        h.tap(capture.ids.shoot)
+        h.wait(lambda: h.current == "review", timeout=60)
+        review = h.screen("review")
+        self.at("review", lambda: [review.ids.count])
+        for index, card in enumerate(review.review.cards):  # as the player checks them
+            if card.code is None:  # the printed page boxed as a card (models v6+): left out
+                review.review.move(index, IGNORED)
+            elif review.review.flagged(index):
+                review.review.confirm(index)
+        review.refresh()
+        h.tap(review.ids.count)
+        h.wait(lambda: h.current == "show" and h.screen("show").total is not None)
+        show = h.screen("show")
+        if not show.count_first:  # muggins on: the crib's count is shown once claimed
+            self.claim_the_count(show)
+        show.tap_item(0)
+        self.at("show", lambda: [show.ids.next_deal])
+
+    def claim_the_count(self, show) -> None:
+        """The count on the show screen claimed as the cards are worth, on its keypad."""
+        h = self.h
+        for digit in str(show.total):
+            h.tap(next(b for b in show.ids.keypad.children if b.text == digit))
+        h.tap(show.ids.claim)
+        h.wait(lambda: show.total_line != "")
+
+    def rest(self) -> None:
+        h = self.h
+        h.app.go("history")
+        self.at("history", lambda: [h.screen("history").ids.export_stats])
+        h.app.go("settings")
+        settings = h.screen("settings")
+        settings.ids.board.text = "port"  # the port field in use
+        self.at("settings", lambda: [settings.ids.save])
+        h.app.go("home")
+        self.at("home", lambda: [h.screen("home").ids.new_game])
+
+    def game_over(self) -> None:
+        """A short game ended by penalties (the quickest way to 61): the table says who won."""
+        h = self.h
+        h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, short=True)
+        h.wait()
+        while h.companion.view.phase not in ("game over", "match over"):
+            h.companion.act("penalty", "moving-opponents-peg", 0)
+            h.wait()
+        h.app.go("table")
+        table = h.screen("table")
+        self.at("game-over", lambda: [table.ids.actions.children[-1]])
