@@ -1,18 +1,20 @@
 """The phantom rule and the index column (issue 39), measured on the Recognizer's output.
 
-    nice -n 15 python bench/phantoms.py capture real|tuning|bench [--n 150] [--mix v4]
-    nice -n 15 python bench/phantoms.py judge real|tuning|bench [--rules none|phantoms|column|both]
+    nice -n 15 python bench/phantoms.py capture real|real-train|tuning|bench [--n 150] [--mix v4] [--layout fan]
+    nice -n 15 python bench/phantoms.py judge real|real-train|tuning|bench [same] [--rules none|phantoms|column|gaps|both|all]
 
 ``capture`` runs the recogniser once per photo and keeps, per photo, what interpret was given
 (the read indices and the card boxes) and what it returned, with the truth, in build/phantoms/
 (a pickle; the models run once, the rules are judged many times). ``judge`` applies the rules
-(``vision.phantoms``, ``vision.index_column``) to the kept output and prints precision, unflagged
+(``vision.phantoms``, ``vision.index_column``; ``gaps`` runs the reader on the column's gaps, the
+photo decoded or rendered again) to the kept output and prints precision, unflagged
 precision, recall, exactly right photos and unread boxes per family (real) or per layout
 (renders), before and after, with the cards each rule changed.
 
-real: the real validation split at 1x (as ``bench/vision.py --real --real-scales 1``); tuning:
-rendered tuning scenes (seeds 8,500,000+, where values are chosen); bench: the rendered bench
-(seeds 9,000,000+: judged only, never tuned on).
+real: the real validation split at 1x (as ``bench/vision.py --real --real-scales 1``: judged only);
+real-train: every 5th real train photo and tuning: rendered tuning scenes (seeds 8,500,000+), where
+values are chosen; bench: the rendered bench (seeds 9,000,000+: judged only, never tuned on).
+``--layout fan`` renders fans and overlapping rows only.
 """
 
 from __future__ import annotations
@@ -65,16 +67,17 @@ def capture_real(recognizer, side: str = "val", every: int = 1) -> list[dict]:
     return kept
 
 
-def capture_rendered(recognizer, n: int, mix: str, tuning: bool) -> list[dict]:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "bench" / "vision.py")
-    vision_bench = importlib.util.module_from_spec(spec)
-    sys.modules["vision_bench"] = vision_bench  # the renderers' processes find its functions by name
-    spec.loader.exec_module(vision_bench)
-    args = argparse.Namespace(n=n, seed=None, tuning=tuning, mix=mix, show_share=0.4, decks=None, workers=1)
+def capture_rendered(recognizer, n: int, mix: str, tuning: bool, layout: str | None = None,
+                     seed: int | None = None) -> list[dict]:
+    vision_bench = vision_bench_module()
+    args = argparse.Namespace(n=n, seed=seed, tuning=tuning, mix=mix, show_share=0.4, decks=None, workers=1)
     decks, seeds = vision_bench.check_args(args, argparse.ArgumentParser())
-    jpegs, annotations = vision_bench.render_all(args, decks, seeds)
+    if layout:  # one layout only (fans and rows: the index column), rendered as the bench renders its hard scenes
+        plan = [{"seed": s, "layout": layout, "table_conventions": False, "kind": "hard"} for s in seeds]
+        rendered = [vision_bench._render((spec, decks, mix)) for spec in plan]
+        jpegs, annotations = [r[0] for r in rendered], [r[1] for r in rendered]
+    else:
+        jpegs, annotations = vision_bench.render_all(args, decks, seeds)
     kept = []
     for seed, data, annotation in zip(seeds, jpegs, annotations):
         item = capture_one(recognizer, data, f"seed{seed}")
@@ -86,8 +89,10 @@ def capture_rendered(recognizer, n: int, mix: str, tuning: bool) -> list[dict]:
     return kept
 
 
-def cache_path(what: str, n: int, mix: str) -> Path:
-    return CACHE / (f"{what}.pkl" if what.startswith("real") else f"{what}-{mix}-{n}.pkl")
+def cache_path(what: str, n: int, mix: str, layout: str | None = None, seed: int | None = None) -> Path:
+    if what.startswith("real"):
+        return CACHE / f"{what}.pkl"
+    return CACHE / f"{what}-{mix}-{n}{f'-{layout}' if layout else ''}{f'-{seed}' if seed else ''}.pkl"
 
 
 # ---------------------------------------------------------------------------------------------- judging
@@ -130,31 +135,89 @@ def table(scores, key: str, extra: dict | None = None) -> None:
               f"{t['truth']} ({t['truth'] - t['found']}) |")
 
 
-def apply_rules(item, rules: str):
+def pixels_of(item):
+    """The photo's pixels again: the real photo's file, or the scene rendered again (deterministic)."""
+    import cv2
+    import numpy as np
+
+    if "annotation" not in item:
+        from vision.train.real_sets import real_photos_of
+
+        global _REAL_FILES
+        if _REAL_FILES is None:
+            _REAL_FILES = {p.name: p.image for side in ("val", "train") for p in real_photos_of(side)}
+        return cv2.imread(str(_REAL_FILES[item["name"]]))
+    bench = vision_bench_module()
+    a = item["annotation"]
+    spec = {"seed": a["seed"], "layout": a["layout"], "table_conventions": a.get("kind") == "show", "kind": a.get("kind")}
+    jpeg, _ = bench._render((spec, None, a["mix"]))
+    return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+_REAL_FILES = None
+
+
+def gap_reader(recognizer, pixels):
+    """A reader of index boxes (photo pixels) for ``vision.index_column.look_in_gaps``."""
+    import numpy as np
+
+    from vision.classes import CARD_CODES
+    from vision.detections import Detections
+    from vision.read import read_indices
+
+    def read(index_boxes):
+        rows = Detections(np.asarray(index_boxes, np.float32), np.ones(len(index_boxes)), np.zeros(len(index_boxes)))
+        got = read_indices(recognizer.classifier.run, pixels, rows, recognizer.crop_size, recognizer.crop_margin,
+                           recognizer.settings.read.margin_scales, recognizer.settings.read.recheck_below)
+        return [(CARD_CODES[got.card_id[i]], float(got.card_confidence[i]),
+                 CARD_CODES[got.runner_up_id[i]] if got.runner_up_id[i] >= 0 else None,
+                 float(got.runner_up_confidence[i])) for i in range(len(got))]
+    return read
+
+
+def apply_rules(item, rules: str, recognizer=None):
     """The cards after the rules, and what each changed."""
     from vision.config import DEFAULTS
 
     cards = item["recognition"].cards
     notices = []
-    if rules in ("phantoms", "both"):
+    if rules in ("phantoms", "both", "all"):
         from vision.phantoms import drop_phantoms
 
         cards, said = drop_phantoms(cards, item["indices"], item["card_boxes"], item["scale"], DEFAULTS.phantoms)
         notices += said
-    if rules in ("column", "both"):
+    if rules in ("column", "both", "all", "gaps"):
         from vision.index_column import cards_on_index_columns
 
         cards, said = cards_on_index_columns(cards, item["indices"], item["card_boxes"], item["scale"],
                                              DEFAULTS.index_column)
         notices += said
+    if rules in ("gaps", "all"):
+        from vision.index_column import column_gaps, look_in_gaps
+
+        gaps = column_gaps(cards, item["indices"], item["card_boxes"], item["scale"], DEFAULTS.index_column)
+        if len(gaps[0]):
+            cards, said = look_in_gaps(cards, gaps, gap_reader(recognizer, pixels_of(item)), DEFAULTS.index_column)
+            notices += said
     return cards, notices
 
 
-def judge(items, rules: str, by: str, show: int) -> None:
+def vision_bench_module():
+    import importlib.util
+
+    if "vision_bench" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "bench" / "vision.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["vision_bench"] = module  # the renderers' processes find its functions by name
+        spec.loader.exec_module(module)
+    return sys.modules["vision_bench"]
+
+
+def judge(items, rules: str, by: str, show: int, recognizer=None) -> None:
     before = [judge_photo(i["recognition"].cards, i) for i in items]
     after, changes = [], []
     for item in items:
-        cards, notices = apply_rules(item, rules)
+        cards, notices = apply_rules(item, rules, recognizer)
         after.append(judge_photo(cards, item))
         old, new = Counter(c.card for c in item["recognition"].cards), Counter(c.card for c in cards)
         if old != new:
@@ -189,10 +252,14 @@ def main(argv=None) -> int:
                              "(values are chosen there and on tuning); tuning; bench (judged)")
     parser.add_argument("--n", type=int, default=150)
     parser.add_argument("--mix", default="v4")
-    parser.add_argument("--rules", default="both", choices=("none", "phantoms", "column", "both"))
+    parser.add_argument("--layout", default=None, help="render this layout only (fan: fans and overlapping rows)")
+    parser.add_argument("--seed", type=int, default=None, help="first scene seed (default: the set's first)")
+    parser.add_argument("--rules", default="both", choices=("none", "phantoms", "column", "gaps", "both", "all"),
+                        help="phantoms; column: sure reads on the index column; gaps: column and a look in its gaps "
+                             "(runs the reader); both: phantoms and column; all: the three")
     parser.add_argument("--quiet", action="store_true", help="no list of the photos changed")
     args = parser.parse_args(argv)
-    path = cache_path(args.what, args.n, args.mix)
+    path = cache_path(args.what, args.n, args.mix, args.layout, args.seed)
     if args.action == "capture":
         from vision.pipeline import Recognizer
 
@@ -201,7 +268,7 @@ def main(argv=None) -> int:
         if args.what.startswith("real"):
             items = capture_real(recognizer, "val") if args.what == "real" else capture_real(recognizer, "train", 5)
         else:
-            items = capture_rendered(recognizer, args.n, args.mix, args.what == "tuning")
+            items = capture_rendered(recognizer, args.n, args.mix, args.what == "tuning", args.layout, args.seed)
         CACHE.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(items))
         print(f"captured {len(items)} photos into {path} in {time.perf_counter() - t:.0f} s")
@@ -209,7 +276,12 @@ def main(argv=None) -> int:
     if not path.exists():
         parser.exit(2, f"error: nothing captured at {path}: run 'capture {args.what}' first\n")
     items = pickle.loads(path.read_bytes())
-    judge(items, args.rules, "family", not args.quiet)
+    recognizer = None
+    if args.rules in ("gaps", "all"):
+        from vision.pipeline import Recognizer
+
+        recognizer = Recognizer(None, backend="onnxruntime")
+    judge(items, args.rules, "arrangement" if args.layout else "family", not args.quiet, recognizer)
     return 0
 
 

@@ -135,6 +135,7 @@ class PhantomConfig:
     """After interpret: a second reading of a card already read is no card (``vision.phantoms``)."""
 
     own_box_iou: float = 0.9  # a card whose outline overlaps a detector's card box this much has a box of its own
+    same_card_iou: float = 0.7  # a reading's box overlapping the card's box this much is that card boxed twice
     edge_tolerance: float = 0.05  # share of a box's short side: an index this far outside still lies on it
     same_index_share: float = 0.7  # a reading whose index box lies this much inside a surer card's index box (or it
     # inside the reading's) reads that index again; side by side in a column they overlap less
@@ -150,9 +151,15 @@ class IndexColumnConfig:
     """After interpret: the index column of a fan or an overlapping row (``vision.index_column``)."""
 
     sure: float = 0.5  # a read this sure (detector score x reader probability) on the column is a card
-    min_column: int = 3  # indices in a column: fewer is no fan
-    spacing_spread: float = 0.5  # steps along the column differ from their median by at most this share
-    line_offset_of_index: float = 0.6  # an index this far off the column's line (index long sides) is not on it
+    sure_reader: float = 0.5  # and the reader's probability at least this
+    size_ratio: float = 1.5  # indices of one column differ in long side by at most this factor
+    min_step_of_index: float = 0.3  # the column's step, in index long sides: at least this
+    max_step_of_index: float = 3.0  # and at most this
+    spacing_spread: float = 0.35  # steps differ from each other by at most this share
+    max_turn_deg: float = 30.0  # the column turns by at most this from one step to the next (an arc)
+    gap_clear_of_step: float = 0.5  # a read card's index this near a gap's middle (in steps) fills it
+    gap_reader: float = 0.7  # the reader's probability that makes a read in a gap a card
+    gap_score: float = 0.5  # a gap read's confidence: the reader's probability times this (no detector score; flagged)
 
 
 @dataclass(frozen=True)

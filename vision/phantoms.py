@@ -11,8 +11,9 @@ the cards around it decides, never its confidence alone:
   lies at the point reflection of the read one through the centre of the card's outline;
 - **on the face**: it lies deep inside the card's outline, past where any corner index lies.
 
-Only a reading the player is asked to confirm, with no card box of its own, is judged: a card the
-detector drew a box for, or one read surely, is a card. The phantom becomes the runner-up of the
+Only a reading the player is asked to confirm, with no card box of its own (or a box that is the
+card's own drawn twice), is judged: a card the detector drew a box for, or one read surely, is a
+card. The phantom becomes the runner-up of the
 card it lies on (said, ``Code.SECOND_READING``); the card itself is unchanged. Values:
 ``PhantomConfig`` (vision/config.py), measured in docs/TUNING.md.
 """
@@ -135,6 +136,12 @@ def where_it_lies(phantom: Reading, card: RecognizedCard, reading: Reading, othe
     return None
 
 
+def same_outline(box, other, config: PhantomConfig = DEFAULTS.phantoms) -> bool:
+    """Whether two outlines are one card's: the detector boxed one card twice, a little apart."""
+    return float(boxes.box_iou(np.asarray([box], np.float64), np.asarray([other], np.float64))[0, 0]) >= \
+        config.same_card_iou
+
+
 def misread_of(phantom: RecognizedCard, card: RecognizedCard) -> bool:
     """Whether ``phantom`` can be ``card``'s index misread: the reader kept its rank or its suit
     (a 9S's far corner read 8S, an AS read AC), or named ``card`` as its runner-up."""
@@ -156,12 +163,14 @@ def drop_phantoms(cards: Sequence[RecognizedCard], indices: Detections, card_box
     # The least sure first: a phantom never stands as the card another phantom lies on.
     for p in sorted(range(len(cards)), key=lambda i: cards[i].confidence):
         phantom = cards[p]
-        if not phantom.confirm or read[p].boxed:
+        if not phantom.confirm:
             continue
         for c in sorted(range(len(cards)), key=lambda i: -cards[i].confidence):
             card = cards[c]
             if c == p or c in dropped or card.confidence <= phantom.confidence or not misread_of(phantom, card):
                 continue
+            if read[p].boxed and not same_outline(phantom.box, card.box, config):
+                continue  # a card box of its own: a card
             others = index_xyxy[(codes != phantom.card) & (codes != card.card)]
             where = where_it_lies(read[p], card, read[c], others, config)
             if where:

@@ -1,0 +1,171 @@
+"""The index column of a fan or an overlapping row (issue 39 item 2).
+
+In a fan or a row of overlapping cards the corner indices lie along a line or a gentle arc at a
+steady spacing, and often little else of a card shows: the detector may draw no card box for it,
+and interpret then drops a read of its index as a lone index. A read on that column, at the
+column's step from two cards already read, in line with them, that no card claims (its code not
+reported, its box not over a reported card's index) is a card: it is added, flagged for the player
+to confirm (``Code.COLUMN_CARD``), with the outline of its neighbour moved along the column.
+
+A gap in the column (a step of two, with no read between) is a place to look again:
+``column_gaps`` gives the index boxes to read there, and ``look_in_gaps`` reads them with a reader
+the caller passes in (the runtime's classifier), so this module needs no model. Values:
+``IndexColumnConfig`` (vision/config.py), measured in docs/TUNING.md.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from vision import boxes
+from vision.classes import CARD_CODES
+from vision.config import DEFAULTS, IndexColumnConfig, PhantomConfig
+from vision.detections import Detections
+from vision.notices import Code, Notice
+from vision.phantoms import readings
+from vision.results import RecognizedCard
+
+# reads index boxes (photo pixels, (N, 4)) -> per box (code, probability, runner-up, its probability)
+Reader = Callable[[np.ndarray], list[tuple[str, float, str | None, float]]]
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.hypot(*v)), 1e-9)
+
+
+def on_the_column(point: np.ndarray, side: float, centres: np.ndarray, sides: np.ndarray,
+                  config: IndexColumnConfig = DEFAULTS.index_column) -> int | None:
+    """The column neighbour of an index at ``point`` (long side ``side``) among the read cards'
+    index ``centres`` (long sides ``sides``): the row of the read card next to it when it lies on
+    their column, in line with two of them at their step (continuing it, or between them), else
+    None. Steps run from ``min_step_of_index`` to ``max_step_of_index`` index long sides, differ
+    by at most ``spacing_spread`` and turn by at most ``max_turn_deg`` (an arc)."""
+    if len(centres) < 2:
+        return None
+    alike = (sides >= side / config.size_ratio) & (sides <= side * config.size_ratio)
+    gaps = np.hypot(*(centres - point).T)
+    order = [int(i) for i in np.argsort(gaps) if alike[i]]
+    turn = np.cos(np.radians(config.max_turn_deg))
+    for a in order[:4]:
+        step = gaps[a]
+        if not config.min_step_of_index * side <= step <= config.max_step_of_index * side:
+            continue
+        out = _unit(centres[a] - point)
+        for b in order:
+            if b == a:
+                continue
+            # continuing: point, a, b in a row at one step
+            ab = centres[b] - centres[a]
+            if abs(np.hypot(*ab) - step) <= config.spacing_spread * step and float(_unit(ab) @ out) >= turn:
+                return a
+            # between: a, point, b
+            pb = centres[b] - point
+            if abs(np.hypot(*pb) - step) <= config.spacing_spread * step and float(_unit(pb) @ -out) >= turn:
+                return a
+    return None
+
+
+def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
+                           scale: float = 1.0, config: IndexColumnConfig = DEFAULTS.index_column,
+                           phantoms: PhantomConfig = DEFAULTS.phantoms
+                           ) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
+    """The cards with the sure reads on a fan's or row's index column that no card claims added
+    (see the module docstring), and a notice for each card added."""
+    cards = tuple(cards)
+    read = readings(cards, indices, card_boxes, scale, phantoms)
+    on = [i for i, r in enumerate(read) if len(r.index_boxes)]
+    if len(on) < 2 or not len(indices):
+        return cards, ()
+    centres = np.array([read[i].index_centre for i in on])
+    sides = np.array([float(boxes.sizes(read[i].index_boxes[:1]).max()) for i in on])
+    claimed = np.concatenate([read[i].index_boxes for i in on])
+    reported = {c.card for c in cards}
+    xyxy = indices.xyxy.astype(np.float64) * scale
+    sure = indices.confidence * indices.card_confidence
+    added: list[RecognizedCard] = []
+    said = []
+    for row in np.argsort(-sure):
+        code = CARD_CODES[indices.card_id[row]] if indices.card_id[row] >= 0 else None
+        if code is None or code in reported or sure[row] < config.sure or \
+                indices.card_confidence[row] < config.sure_reader:
+            continue
+        box = xyxy[row:row + 1]
+        if float(boxes.box_iou(box, claimed).max()) >= phantoms.same_index_iou:
+            continue  # a reported card's index read again
+        point, side = boxes.centres(box)[0], float(boxes.sizes(box).max())
+        neighbour = on_the_column(point, side, centres, sides, config)
+        if neighbour is None:
+            continue
+        shift = point - centres[neighbour]
+        outline = tuple(float(v) for v in np.asarray(cards[on[neighbour]].box) + np.tile(shift, 2))
+        runner = CARD_CODES[indices.runner_up_id[row]] if indices.runner_up_id[row] >= 0 else None
+        card = RecognizedCard(code, float(sure[row]), outline, True, runner,
+                              float(indices.confidence[row] * indices.runner_up_confidence[row]))
+        added.append(card)
+        reported.add(code)
+        claimed = np.concatenate([claimed, box])
+        said.append(Notice(Code.COLUMN_CARD, (code, float(sure[row]))))
+    return cards + tuple(added), tuple(said)
+
+
+def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections, scale: float = 1.0,
+                config: IndexColumnConfig = DEFAULTS.index_column,
+                phantoms: PhantomConfig = DEFAULTS.phantoms) -> tuple[np.ndarray, np.ndarray]:
+    """Where a column of read cards skips a step: two read cards' indices two steps apart in line
+    with a third at one step, and no read card's index between them. Returns (G, 4) index boxes
+    (photo pixels; the two indices' mean box, centred between them) and (G, 4) outlines (the
+    first card's outline moved there)."""
+    cards = tuple(cards)
+    read = readings(cards, indices, card_boxes, scale, phantoms)
+    on = [i for i, r in enumerate(read) if len(r.index_boxes)]
+    if len(on) < 3:
+        return np.zeros((0, 4)), np.zeros((0, 4))
+    own = np.array([read[i].index_boxes[0] for i in on])
+    centres, sides = boxes.centres(own), boxes.sizes(own).max(axis=1)
+    gaps = boxes.distances(centres, centres)
+    np.fill_diagonal(gaps, np.inf)
+    alike = np.maximum.outer(sides, sides) <= config.size_ratio * np.minimum.outer(sides, sides)
+    step = np.where(alike, gaps, np.inf).min(axis=1)  # each index's step to its nearest alike neighbour
+    turn = np.cos(np.radians(config.max_turn_deg))
+    found, outlines = [], []
+    for a in range(len(on)):
+        for b in range(a + 1, len(on)):
+            s = min(step[a], step[b])
+            if not alike[a, b] or not np.isfinite(s) or abs(gaps[a, b] - 2 * s) > config.spacing_spread * 2 * s:
+                continue
+            if not config.min_step_of_index * sides[a] <= s <= config.max_step_of_index * sides[a]:
+                continue
+            middle = (centres[a] + centres[b]) / 2.0
+            if (np.hypot(*(centres - middle).T) < config.gap_clear_of_step * s).any():
+                continue  # a read card lies there
+            ab = _unit(centres[b] - centres[a])
+            third = [c for c in range(len(on)) if c not in (a, b) and alike[a, c] and
+                     (abs(gaps[a, c] - s) <= config.spacing_spread * s and float(_unit(centres[a] - centres[c]) @ ab) >= turn
+                      or abs(gaps[b, c] - s) <= config.spacing_spread * s and float(_unit(centres[c] - centres[b]) @ ab) >= turn)]
+            if third:
+                half = (own[a, 2:] - own[a, :2] + own[b, 2:] - own[b, :2]) / 4.0
+                found.append(np.concatenate([middle - half, middle + half]))
+                outlines.append(np.asarray(cards[on[a]].box, np.float64) + np.tile(middle - centres[a], 2))
+    return np.array(found).reshape(-1, 4), np.array(outlines).reshape(-1, 4)
+
+
+def look_in_gaps(cards: Sequence[RecognizedCard], gaps: tuple[np.ndarray, np.ndarray], reader: Reader,
+                 config: IndexColumnConfig = DEFAULTS.index_column) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
+    """The cards with what ``reader`` reads surely (``gap_reader``) in the column's gaps
+    (``column_gaps``: index boxes and outlines) added, flagged, when no card shows that code."""
+    cards = tuple(cards)
+    index_boxes, outlines = gaps
+    if not len(index_boxes):
+        return cards, ()
+    reported = {c.card for c in cards}
+    added, said = [], []
+    for box, (code, p, runner, q) in zip(outlines, reader(np.asarray(index_boxes, np.float64))):
+        if code in reported or p < config.gap_reader:
+            continue
+        confidence = p * config.gap_score
+        added.append(RecognizedCard(code, confidence, tuple(float(v) for v in box), True, runner, q * config.gap_score))
+        reported.add(code)
+        said.append(Notice(Code.COLUMN_CARD, (code, confidence)))
+    return cards + tuple(added), tuple(said)
