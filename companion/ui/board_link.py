@@ -37,14 +37,14 @@ def board_url(choice: str, sides: int) -> str | None:
 
 
 def waiting_line(choice: str) -> str:
-    """The status line before a game opens the board ``choice`` names (a board follows a game)."""
+    """The status line before a game opens the board ``choice`` names (a board follows a game).
+    A board is only spoken of where the player asked for one (sim, a port) or one is found:
+    "auto" (the default) and "none" say nothing, so a player without a board never reads of one."""
     choice = (choice or "none").strip()
-    if choice == "none":
-        return "no board"
+    if choice in ("none", "auto"):
+        return ""
     if choice == "sim":
         return "simulated board: starts with a game"
-    if choice == "auto":
-        return "board: looked for when a game starts"
     return f"board {choice}: opens when a game starts"
 
 
@@ -58,8 +58,7 @@ def open_sync(session, choice: str, brightness: int):
         url = board_url(choice, sides)
     except Exception as exc:  # listing ports can fail on odd systems: play on without a board
         return None, f"no board: the ports could not be listed ({exc})"
-    if url is None:
-        return None, ("no board found: plug it in and choose its port in Settings" if choice == "auto"
-                      else "no board")
+    if url is None:  # auto found none, or none chosen: nothing to say (Settings lists the ports)
+        return None, ""
     driver = BrightnessDriver(BoardDriver(url).start(), brightness)
     return BoardSync(session, driver), f"board {url}"

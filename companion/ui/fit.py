@@ -7,6 +7,7 @@ The rules, for every widget the player can see (opacity above 0 all the way up, 
 - ``outside``: its box lies within the window (a ScrollView's content may run past its
   viewport: it scrolls; the ScrollView itself must fit).
 - ``primary``: the screen's primary action lies wholly in the window and not in a ScrollView.
+- ``list``: a ScrollView shows at least one whole row of the list it holds.
 - ``clipped``: a label's (or button's) text, laid out without limits at the width it wraps
   to, fits its box: nothing shortened with "...", no line dropped, no hint text cut off.
 - ``small``: text (every size a [size=..] markup tag sets too) is at least ``MIN_SP``.
@@ -32,7 +33,7 @@ SLACK = 1.0  # px: rounding in layouts
 
 @dataclass(frozen=True)
 class Finding:
-    rule: str       # outside | primary | clipped | small | contrast
+    rule: str       # outside | primary | list | clipped | small | contrast
     widget: str     # what it is, in words (class and text)
     detail: str
 
@@ -192,12 +193,16 @@ def check(roots, window_size, primary=()) -> list[Finding]:
     """Every finding on the widgets under ``roots`` (the app's root and any open popup) in a
     window of ``window_size``; ``primary``: the widgets of the screen's primary action."""
     from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
     from kivy.uix.textinput import TextInput
 
     width, height = window_size
     findings: list[Finding] = []
     for root in roots:
         for widget in root.walk(restrict=True):
+            if isinstance(widget, ScrollView) and widget.children and widget.width > 0.5 \
+                    and effective_opacity(widget) > 0.01 and not _hidden_screen(widget):
+                findings.extend(_list(widget))  # a list squeezed to no height is not seen, and that is the fault
             if not seen(widget) or _hidden_screen(widget):
                 continue
             if in_scroll(widget) is None:
@@ -219,6 +224,20 @@ def check(roots, window_size, primary=()) -> list[Finding]:
         elif x0 < -SLACK or y0 < -SLACK or x1 > width + SLACK or y1 > height + SLACK:
             findings.append(Finding("primary", describe(widget), "not wholly in the window"))
     return findings
+
+
+def _list(scroll) -> list[Finding]:
+    """A scrolling list shows at least one whole row of what it holds (a list squeezed to
+    nothing hides its rows: the show's combinations once did, held tall)."""
+    content = scroll.children[0]
+    rows = [c for c in content.children if c.height > 0.5 and c.opacity > 0]
+    if not rows:
+        return []
+    needed = min(content.height, min(c.height for c in rows))
+    if scroll.height + SLACK < needed:
+        return [Finding("list", describe(scroll), f"shows {scroll.height:.0f} px of a list whose rows are "
+                                                  f"{needed:.0f} px tall")]
+    return []
 
 
 def _hidden_screen(widget) -> bool:

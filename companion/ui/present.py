@@ -13,6 +13,30 @@ PHASES = {"discard": "the deal", "cut": "the cut", "play": "the play", "show": "
           "game over": "game over", "match over": "match over"}
 
 
+# The rule presets as a player names them (the ids stay in the data: acc, home, pub).
+PRESET_WORDS = {"acc": "ACC rules", "home": "Home rules", "pub": "Pub rules"}
+VARIANT_WORDS = {"custom": "custom", "short": "short game"}
+
+
+def rules_words(name: str) -> str:
+    """A game's rule set as a player says it: "acc-custom" -> "ACC rules (custom)"."""
+    base, _, variant = str(name).partition("-")
+    words = PRESET_WORDS.get(base, base)
+    return f"{words} ({VARIANT_WORDS.get(variant, variant)})" if variant else words
+
+
+def preset_of(words: str) -> str:
+    """The preset id of its words on a spinner (an id is taken as it is)."""
+    return next((key for key, said in PRESET_WORDS.items() if said == words), words)
+
+
+def confidence_words(value: float) -> str:
+    """The recognition threshold in a player's words."""
+    percent = round(float(value) * 100)
+    sure = "half" if percent == 50 else f"{percent} %"
+    return f"Ask me about cards I'm less than {sure} sure of"
+
+
 def phase_line(view) -> str:
     return f"Game {view.game_number} · deal {max(view.deal_number, 1) if view.phase != 'discard' else view.deal_number + 1} · {PHASES.get(view.phase, view.phase)}"
 

@@ -36,6 +36,11 @@ OK = (0.35, 0.78, 0.35, 1)
 HIGHLIGHT = (1.0, 0.85, 0.1, 1)
 # One colour per track (side): the board's peg colours.
 TRACKS = ((0.90, 0.25, 0.20, 1), (0.25, 0.55, 0.95, 1), (0.95, 0.85, 0.25, 1), (0.70, 0.40, 0.90, 1))
+# Names written in a track's colour: the colour lightened, to read at 4.5:1 on the felt (WCAG AA).
+TRACK_TEXT = tuple((c[0] + (1 - c[0]) * 0.45, c[1] + (1 - c[1]) * 0.45, c[2] + (1 - c[2]) * 0.45, 1) for c in TRACKS)
+INPUT = (0.97, 0.97, 0.94, 1)      # a text box: dark text on near white
+INPUT_TEXT = (0.05, 0.05, 0.05, 1)
+INPUT_HINT = (0.33, 0.33, 0.33, 1)
 ROLE_COLOURS = {"hand": (0.35, 0.85, 0.35, 1), "crib": (1.0, 0.63, 0.0, 1), "starter": (0.0, 0.8, 1.0, 1),
                 "unknown": (0.7, 0.7, 0.7, 1), "not counted": (0.4, 0.4, 0.4, 1)}
 FLAG_COLOUR = (0.95, 0.15, 0.15, 1)

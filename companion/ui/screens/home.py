@@ -6,6 +6,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import NumericProperty
 
+from companion.ui import present
 from companion.ui.screens import CribScreen, load_kv
 
 load_kv(__file__)
@@ -27,7 +28,7 @@ def game_line(row) -> str:
     score = " - ".join(str(s) for s in scores)
     result = summary.get("result")
     state = "finished" if result else summary.get("phase", "")
-    return f"Game {row.id}: {names}   {score}   ({state}, {row.rules})"
+    return f"Game {row.id}: {names}   {score}   ({state}, {present.rules_words(row.rules)})"
 
 
 class HomeScreen(CribScreen):

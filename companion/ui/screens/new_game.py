@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.ui import present
 from companion.ui.screens import CribScreen, load_kv
 
 load_kv(__file__)
@@ -28,7 +29,7 @@ class NewGameScreen(CribScreen):
         for i, field in enumerate(self.name_fields()):
             if not field.text:
                 field.text = names[i] if i < len(names) else DEFAULT_NAMES[i]
-        self.ids.preset.text = s.preset
+        self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
         self.ids.muggins.text = s.muggins
         self.count_first = s.muggins == "off" if s.count_first is None else s.count_first
         self.ids.board.text = "sim" if self.companion.demo else s.board if s.board in ("auto", "sim", "none") else "auto"
@@ -66,7 +67,7 @@ class NewGameScreen(CribScreen):
         if any(not n for n in names):
             self.app.show_error("Every player needs a name: type one in each box.")
             return
-        rules = {"preset": self.ids.preset.text, "muggins": self.ids.muggins.text}
+        rules = {"preset": present.preset_of(self.ids.preset.text), "muggins": self.ids.muggins.text}
         first, cut = None, None
         if self.ids.dealer.text == CUT:
             cut = self.ids.cut_cards.text.split()

@@ -52,11 +52,11 @@ class PeggingScreen(CribScreen):
     def on_game_view(self, view) -> None:
         playing = view.phase == "play"
         self.ids.claim.hint_text = ("points claimed (blank: as counted)" if view.count_first
-                                    else "points you peg: claim them (blank: none)")
+                                    else "points you claim (blank: none)")
         self.count_text = str(view.count) if playing and view.count is not None else "-"
         self.turn = present.turn_line(view)
         self.scores_text = "\n".join(
-            f"[color={get_hex_from_color(T.TRACKS[side % len(T.TRACKS)])}]{name}[/color]  [b]{view.scores[side]}[/b]"
+            f"[color={get_hex_from_color(T.TRACK_TEXT[side % len(T.TRACK_TEXT)])}]{name}[/color]  [b]{view.scores[side]}[/b]"
             for side, name in enumerate(view.side_names))
         seen = {p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
         for code, button in self.card_buttons.items():

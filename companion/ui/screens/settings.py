@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion.ui import present
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.speech import speaker
 
@@ -23,7 +24,7 @@ class SettingsScreen(CribScreen):
         self.ids.board.text = board if board in ("auto", "sim", "none") else "port"
         self.ids.port.text = board if board not in ("auto", "sim", "none") else ""
         self.ids.brightness.value = s.brightness
-        self.ids.preset.text = s.preset
+        self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
         self.ids.muggins.text = s.muggins
         self.ids.confidence.value = s.confirm_below
         self.ids.sound.active = s.sound
@@ -33,7 +34,7 @@ class SettingsScreen(CribScreen):
     def find_ports(self) -> None:
         def listed(ports):
             self.ports_line = ("Found: " + ", ".join(f"{p.device} ({p.chip or p.description or 'serial'})"
-                                                    for p in ports)) if ports else "No serial port found."
+                                                    for p in ports)) if ports else "No board found: plug one in, or name its port."
         from companion.ui.screens.new_game import _list_ports
 
         self.companion.background["files"].submit(_list_ports, listed, lambda exc: listed([]))
@@ -54,12 +55,13 @@ class SettingsScreen(CribScreen):
         old = self.companion.settings
         kept = old.board if self.companion.demo and board == "sim" else board  # the demo's sim is not saved
         self.companion.save_settings(board=kept, brightness=int(self.ids.brightness.value),
-                                     preset=self.ids.preset.text, muggins=self.ids.muggins.text,
+                                     preset=present.preset_of(self.ids.preset.text), muggins=self.ids.muggins.text,
                                      confirm_below=round(float(self.ids.confidence.value), 2),
                                      sound=bool(self.ids.sound.active))
         if self.companion.view is not None and (self.in_use(old.board) != board
                                                 or old.brightness != self.companion.settings.brightness):
-            self.companion.connect_board(board, lambda status: self.app.notify(f"Settings saved. {status}."))
+            self.companion.connect_board(board, lambda status: self.app.notify(f"Settings saved. {status}." if status
+                                                                                else "Settings saved."))
         else:
             self.app.notify("Settings saved.")
 

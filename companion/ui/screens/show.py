@@ -10,6 +10,7 @@ muggins offer, and "Next count" goes on. Otherwise the count is shown first, to 
 from __future__ import annotations
 
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
 
 from companion.game.photo_check import photo_conflicts
@@ -35,6 +36,7 @@ class ShowScreen(CribScreen):
     can_speak = BooleanProperty(False)
     has_photo = BooleanProperty(False)
     count_first = BooleanProperty(True)   # the count shown before the claim (else only after it)
+    step = StringProperty("")             # the next step, in words, beside the keypad
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -121,7 +123,8 @@ class ShowScreen(CribScreen):
         self.counted = len(view.shown)
         self.count_first = view.count_first
         self._offers(view)
-        self.ids.log.text = "\n".join(present.log_lines(view, 4))
+        self.ids.log.text = "\n".join(present.log_lines(view, 3))
+        self.step = "Accept the count, or type the claim" if view.count_first else "Count the cards, then claim"
         nxt = view.next_show if view.phase == "show" else None
         self.ids.after.clear_widgets()
         revealed = next((c for c in view.shown if c["entry"] == self.revealed), None)
@@ -175,7 +178,7 @@ class ShowScreen(CribScreen):
         box = self.ids.breakdown
         box.clear_widgets()
         for i, item in enumerate(self.items if shown else ()):
-            button = Factory.BigButton(text=present.item_line(item), font_name=T.CARD_FONT)
+            button = Factory.BigButton(text=present.item_line(item), font_name=T.CARD_FONT, height=dp(52))
             button.bind(on_release=lambda _b, i=i: self.tap_item(i))
             box.add_widget(button)
         self.highlight = set()
@@ -272,6 +275,7 @@ class ShowScreen(CribScreen):
         more = view.phase == "show" and view.next_show is not None
         button = Factory.BigButton(text="Next count" if more else "Next deal" if view.phase == "discard"
                                    else "To the table")
+        self.step = f"Claimed. Next: {button.text}"
         button.bind(on_release=lambda _b: self.next_count() if more else self.next_deal())
         self.ids.after.add_widget(button)
         self.ids["next_count" if more else "next_deal"] = button
@@ -288,6 +292,7 @@ class ShowScreen(CribScreen):
         self.ids.accept.disabled = self.ids.claim.disabled = True
         self.ids.pick.opacity, self.ids.pick.disabled = 0, True
         button = Factory.BigButton(text="Next deal" if view.phase == "discard" else "To the table")
+        self.step = f"Counted. Next: {button.text}"
         button.bind(on_release=lambda _b: self.next_deal())
         self.ids.after.add_widget(button)
         self.ids["next_deal"] = button

@@ -43,6 +43,7 @@ class TableScreen(CribScreen):
             card.name = name + ("  (dealer)" if side == dealer_side else "")
             card.score = str(view.scores[side])
             card.colour = T.TRACKS[side % len(T.TRACKS)]
+            card.text_colour = T.TRACK_TEXT[side % len(T.TRACK_TEXT)]
             card.extra = f"games won {view.wins[side]}" if any(view.wins) else ""
             box.add_widget(card)
 
