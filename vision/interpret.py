@@ -16,7 +16,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS, InterpretConfig, RecognitionConfig
+from vision.config import DEFAULTS, InterpretConfig, LayoutConfig, RecognitionConfig
 from vision.decode import Photo
 from vision.detections import UNREAD, Detections
 from vision.ground import GroundCheck
@@ -60,20 +60,36 @@ class Thresholds:
 def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
               thresholds: Thresholds | None = None, settings: RecognitionConfig = DEFAULTS,
               ground: GroundCheck | None = None) -> Recognition:
-    """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, notices.
+    """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, notices: ``cards_of``
+    then ``read_table``, for a caller holding reads (the pipeline runs the two as stages).
     ``thresholds``: the caller's three, over ``settings.interpret``'s. ``photo``: its size and
     scale (its pixels are not read here); ``ground``: whether an index is printed on card ground
     (``vision.ground.ground_check`` of the photo, as the pipeline passes it; None: no lone index
     counts for its ground)."""
     config = settings.interpret if thresholds is None else with_thresholds(settings.interpret, thresholds)
-    outlines = assign_outlines(merge_indices(indices, card_boxes, config.same_card_diagonals), card_boxes, config)
+    return read_table(cards_of(indices, card_boxes, config), indices, photo, name, config, settings.layout, ground)
+
+
+def cards_of(indices: Detections, card_boxes: Detections, config: InterpretConfig = DEFAULTS.interpret) -> Outlines:
+    """The cards: each card read from its indices (``identify``), given its outline (``outlines``),
+    then the card boxes no index was read on."""
+    return assign_outlines(merge_indices(indices, card_boxes, config.same_card_diagonals), card_boxes, config)
+
+
+def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
+               config: InterpretConfig = DEFAULTS.interpret, layout_config: LayoutConfig = DEFAULTS.layout,
+               ground: GroundCheck | None = None) -> Recognition:
+    """The table from the cards (``cards_of``) and the read ``indices``: reads too unsure to name
+    left unnamed, disputed corners said, weak evidence dropped, the cards laid out in groups
+    (``layout``), flagged to confirm, and the cards whose index could not be read listed.
+    ``photo``: its size and scale; ``ground``: as ``interpret``'s."""
     reader = outlines.cards.reader
     cards, guessed, guess = unname_unsure_reads(outlines.cards, config.read_floor)
     disputed, said_disputed = disputed_corners(cards, outlines.disputed, guessed)
     keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, config, reader, indices, ground)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     one_corner = outlines.corners[keep] < 2
-    layout = arrange(cards, config=settings.layout)
+    layout = arrange(cards, config=layout_config)
     counts, said_twice = cards_seen_twice(cards)
     named, said_unsure = name_cards(cards, disputed, counts, photo.scale, config.confirm_below, one_corner,
                                     config.one_corner_factor)

@@ -1,10 +1,13 @@
 """The recogniser: the one place that wires the steps, runs them on a photo and times them.
 
-decode (``decode``) -> detect (``detect``, ``postprocess``: ``Candidates``) -> read (``read``, the
-suppressed boxes given back by ``kept_apart``, ``second_look``: ``Reads``) -> interpret
-(``interpret``: ``identify``, ``outlines``, ``layout``; the photo's ground by ``ground``) -> a
-``Recognition`` (``results``). The values between the steps are ``vision.stages``; no step calls
-another step's module to get its input.
+    decode (``decode``)                                     -> Photo
+    detect (``detect``, ``postprocess``)                    -> Candidates
+    read (``read``, ``kept_apart.restore``, ``second_look``)  -> Reads
+    cards (``interpret.cards_of``: ``identify``, ``outlines``) -> Outlines
+    table (``interpret.read_table``, ``layout``; ``ground``)  -> Recognition (``results``)
+
+The values between the steps are ``vision.stages``; no step calls another step's module to get its
+input: what one needs (the classifier, the photo's ground) is handed to it here.
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
 from vision.detections import Detections
 from vision.ground import ground_check
-from vision.interpret import Thresholds, interpret
+from vision.interpret import Thresholds, cards_of, interpret, read_table, with_thresholds
 from vision.kept_apart import restore
 from vision.model_config import load_models_config, models_dir
+from vision.outlines import Outlines
 from vision.read import read_indices
 from vision.results import Recognition
 from vision.runtime import OnnxModel
@@ -123,6 +127,16 @@ class Recognizer:
                                       inside_share=self.settings.interpret.inside_share)
         return Reads(indices, reads.cards, looked)
 
+    def cards(self, reads: Reads) -> Outlines:
+        """The cards read from the indices, each with its outline, and the unread card boxes."""
+        return cards_of(reads.indices, reads.cards, with_thresholds(self.settings.interpret, self.thresholds))
+
+    def table(self, cards: Outlines, reads: Reads, photo: Photo, name: str) -> Recognition:
+        """The cards named, laid out in groups with roles, and the notices (the photo's pixels only
+        for the ground a lone index is printed on)."""
+        return read_table(cards, reads.indices, photo, name, with_thresholds(self.settings.interpret, self.thresholds),
+                          self.settings.layout, ground=ground_check(photo.pixels, self.settings.ground))
+
     def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
         """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
         return interpret(indices, card_boxes, photo, name, self.thresholds, self.settings,
@@ -138,7 +152,7 @@ class Recognizer:
         if self.look_again:
             reads = self.second_look(pixels, reads)
         t2 = time.perf_counter()
-        result = self.interpret(reads.indices, reads.cards, photo, name)
+        result = self.table(self.cards(reads), reads, photo, name)
         t3 = time.perf_counter()
         # "infer": letterbox, crops and model runs (and the suppressed boxes given back); "second_look":
         # the cards read again (part of neither); "post": NMS and everything after the models.

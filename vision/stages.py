@@ -4,8 +4,10 @@
     detect -> Candidates: index boxes, the card boxes NMS kept, the card boxes it suppressed
     read -> Reads: the indices read, the card boxes (suppressed ones given back), then the second
             look's reads
-    interpret -> Outlines (``outlines``): the cards, each with its outline box
-              -> Recognition (``results``): the table: cards named, groups with roles, notices
+    cards -> Outlines (``interpret.cards_of``: ``identify``, ``outlines``): each card read, with its
+             outline box, and the card boxes no index was read on
+    table -> Recognition (``interpret.read_table``, ``layout``; ``results``): the cards named,
+             groups with roles, notices
 
 Each is frozen; ``vision.pipeline`` is the one place that passes one step's output to the next.
 The rows are ``Detections``: the detector's score (``confidence``), the reader's probability
