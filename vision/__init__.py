@@ -6,8 +6,9 @@
         print(group.role, group.cards)
 
 ``Recognizer`` loads the models once for many photos; ``recognize`` keeps one for you. The
-steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``) -> ``read`` ->
-``interpret`` (``identify``, ``outlines``) -> ``layout``; ``pipeline`` runs them. Shared with
+steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``, ``kept_apart``) ->
+``read`` (``second_look``) -> ``interpret`` (``identify``, ``outlines``, ``layout``); ``pipeline``
+alone wires them, passing the values of ``stages`` (Candidates -> Reads -> Outlines -> Recognition). Shared with
 training: ``classes``, ``crops``, ``letterbox``, ``detections``, ``boxes``. ``synth/`` renders
 training photos and ``train/`` trains the models (they need torch; recognition never imports
 them). This package never imports ``companion``.
