@@ -336,7 +336,7 @@ def test_the_demo_says_simulated_board_on_home_and_in_settings(start_app):
 def test_outside_the_demo_the_line_names_the_saved_choice(start_app, tmp_path):
     h = start_app()
     h.pump(0.6)
-    assert h.companion.settings.board == "auto" and h.app.board_line == "board: looked for when a game starts"
+    assert h.companion.settings.board == "auto" and h.app.board_line == ""  # nothing asked, nothing found
     h.app.go("settings")
     h.wait()
     assert h.screen("settings").ids.board.text == "auto" and not h.screen("settings").demo

@@ -85,6 +85,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     assert (show.spoken, show.total_line, len(show.ids.breakdown.children)) == ("", "", 0)
     assert "pair" not in screen_texts(show).lower() and "= 2" not in screen_texts(show)
     assert show.ids.accept.disabled and show.ids.accept.opacity == 0 and not show.ids.claim.disabled
+    assert show.ids.step.text == "Count the cards, then claim"
     key(h, show, "0")
     h.tap(show.ids.claim)
     h.wait()
@@ -95,6 +96,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     assert "Muggins: 2 missed by Ben (hand) - pair" in screen_texts(show.ids.offers)
     assert show.ids.take_0.text == "Ann takes 2"
     assert show.ids.claim.disabled and show.ids.keypad.disabled
+    assert show.ids.step.text == "Claimed. Next: Next count"  # the next step, not "count, then claim"
     h.tap(show.ids.take_0)
     h.wait()
     assert h.companion.view.scores == (2, 2) and show.heading.startswith("Ben's hand")  # still shown
@@ -127,6 +129,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     h.tap(show.ids.claim)
     h.wait()
     assert show.total_line == "= 6" and "Ann claimed 4 of 6: 2 missed" in show.last
+    assert show.ids.step.text == "Claimed. Next: Next deal" and show.ids.next_deal.text == "Next deal"
     assert [(o["seat"], o["points"]) for o in h.companion.view.offers] == [(0, 2)]
     h.tap(show.ids.next_deal)  # with the crib's muggins open, to the table (the offer stays there)
     h.wait(lambda: h.current == "table", what="the table")

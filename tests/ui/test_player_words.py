@@ -1,0 +1,42 @@
+"""Words a player uses (issue 36): rule presets by name ("ACC rules (custom)", not
+"acc-custom"), the card-reading threshold as a question ("less than half sure"), and a board
+spoken of only where one was asked for or found. The ids stay the same in the data."""
+
+from companion.ui import present
+from companion.ui.board_link import waiting_line
+
+
+def test_presets_are_named_as_players_say_them_and_stay_ids_in_the_data():
+    assert present.rules_words("acc-custom") == "ACC rules (custom)"
+    assert present.rules_words("pub") == "Pub rules"
+    assert present.rules_words("home-short") == "Home rules (short game)"
+    assert [present.preset_of(present.PRESET_WORDS[k]) for k in ("acc", "home", "pub")] == ["acc", "home", "pub"]
+
+
+def test_recent_games_and_settings_say_player_words(start_app, tmp_path):
+    h = start_app(folder=tmp_path / "data")
+    h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer=0)
+    h.wait()
+    assert h.companion.view.rules["name"] == "acc-custom"  # the data keeps its id
+    h.app.go("home")
+    h.wait()
+    shown = " ".join(str(getattr(w, "text", "")) for w in h.screen("home").ids.recent.walk())
+    assert "ACC rules (custom)" in shown and "acc-custom" not in shown
+    h.app.go("settings")
+    h.wait()
+    settings = h.screen("settings")
+    assert settings.ids.preset.text == "ACC rules"
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than half sure of")
+    settings.ids.confidence.value = 0.7
+    h.pump(frames=2)
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 70 % sure of")
+    settings.ids.preset.text = "Pub rules"
+    h.tap(settings.ids.save)
+    h.wait()
+    assert (h.companion.settings.preset, h.companion.settings.confirm_below) == ("pub", 0.7)
+
+
+def test_a_board_is_spoken_of_only_where_one_was_asked_for():
+    assert waiting_line("auto") == "" and waiting_line("none") == ""  # the default asks for nothing
+    assert waiting_line("sim") == "simulated board: starts with a game"
+    assert waiting_line("/dev/ttyUSB0") == "board /dev/ttyUSB0: opens when a game starts"
