@@ -63,12 +63,12 @@ def merge_indices(indices: Detections, card_boxes: Detections,
     members = tuple(np.asarray(rows, dtype=np.int64) for rows in parts)
     union, det_conf, card_id, card_conf, runner_id, runner_conf, reader = [], [], [], [], [], [], []
     for rows in members:
-        combined = indices.confidence[rows] * indices.card_confidence[rows]
+        combined = indices.confidence[rows] * indices.reader[rows]
         best = rows[int(np.argmax(combined))]
         union.append(boxes.union(indices.xyxy[rows]))
         det_conf.append(indices.confidence[best])
         card_id.append(indices.card_id[best])
-        card_conf.append(indices.confidence[best] * indices.card_confidence[best])
+        card_conf.append(indices.confidence[best] * indices.reader[best])
         runner_id.append(indices.runner_up_id[best])
         runner_conf.append(indices.confidence[best] * indices.runner_up_confidence[best])
         reader.append(indices.reader[best])

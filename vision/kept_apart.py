@@ -60,7 +60,7 @@ def restore(shadows: Detections, cards: Detections, indices: Detections,
     when both hold reads and the shadow's say another card, one no kept box holds at a corner."""
     if len(shadows) == 0 or len(cards) == 0 or len(indices) == 0:
         return Detections.empty()
-    sure = indices[(indices.card_id >= 0) & (indices.card_confidence >= config.sure_reader)]
+    sure = indices[(indices.card_id >= 0) & (indices.reader >= config.sure_reader)]
     if len(sure) == 0:
         return Detections.empty()
     reach = config.suppressed_corner_reach

@@ -95,7 +95,7 @@ def _own_corners(rows: np.ndarray, indices: Detections, diagonal: float, reach: 
     card (a box shared with it joined them); kept, it would stretch the outline over both cards."""
     if len(rows) < 2:
         return rows
-    best = rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]
+    best = rows[int(np.argmax(indices.confidence[rows] * indices.reader[rows]))]
     near = boxes.distances(indices.centers[rows], indices.centers[[best]])[:, 0] <= reach * diagonal
     return rows[near]
 
@@ -114,7 +114,7 @@ def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarra
         return rows
     if _holding(indices.centers[rows], card_xyxy).any():
         return rows
-    sure = rows[indices.card_confidence[rows] >= sure_reader]
+    sure = rows[indices.reader[rows] >= sure_reader]
     if 0 < len(sure) < len(rows) and _holding(indices.centers[sure], card_xyxy).any():
         return sure
     return rows
@@ -174,8 +174,8 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
     origin = np.zeros(n_cards, np.int8)
     for i, rows in enumerate(members):
         agree = indices.card_id[rows] == reads.card_id[i]
-        corners[i] = int(np.count_nonzero(agree & (indices.card_confidence[rows] >= config.sure_reader)))
-        best = rows[int(np.argmax(indices.confidence[rows] * indices.card_confidence[rows]))]
+        corners[i] = int(np.count_nonzero(agree & (indices.reader[rows] >= config.sure_reader)))
+        best = rows[int(np.argmax(indices.confidence[rows] * indices.reader[rows]))]
         index_centre[i] = indices.centers[best]
         if box_of[i] >= 0:
             xyxy[i] = card_boxes.xyxy[box_of[i]]

@@ -59,7 +59,8 @@ def read_logits(indices: Detections, logits: np.ndarray) -> Detections:
     probs = softmax(logits)
     top2 = np.argsort(-probs, axis=1, kind="stable")[:, :2]
     rows = np.arange(len(indices))
-    return indices.with_cards(top2[:, 0], probs[rows, top2[:, 0]], top2[:, 1], probs[rows, top2[:, 1]])
+    best = probs[rows, top2[:, 0]]  # on an index row the card's confidence is the reader's probability
+    return indices.with_cards(top2[:, 0], best, top2[:, 1], probs[rows, top2[:, 1]], reader=best)
 
 
 def read_indices(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,

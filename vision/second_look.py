@@ -50,7 +50,7 @@ def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = 
     if len(card_boxes) == 0:
         return np.zeros(0, np.int64)
     read = indices.card_id >= 0
-    sure_rows = read & (indices.confidence * indices.card_confidence >= sure)
+    sure_rows = read & (indices.confidence * indices.reader >= sure)
     holds_sure = boxes.points_in_boxes(indices.centers[sure_rows], card_boxes.xyxy, tolerance=0.0).any(axis=0) \
         if sure_rows.any() else np.zeros(len(card_boxes), bool)
     # a box covered by boxes already read surely is a second box of those cards, not a card to read
@@ -236,7 +236,7 @@ def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: D
     if len(rows) == 0:
         return indices, 0
     added, replaced = [], np.zeros(len(indices), bool)
-    sureness = indices.confidence * indices.card_confidence
+    sureness = indices.confidence * indices.reader
     inside_looked = boxes.points_in_boxes(indices.centers, card_boxes.xyxy[rows], tolerance=0.0)  # (reads, looks)
     for look_at, row in enumerate(rows):
         inside = inside_looked[:, look_at]
