@@ -333,7 +333,7 @@ def test_the_demo_says_simulated_board_on_home_and_in_settings(start_app):
     assert h.companion.settings.board == "auto"  # the demo's board is not saved as the player's choice
 
 
-def test_outside_the_demo_the_line_names_the_saved_choice(start_app, tmp_path):
+def test_outside_the_demo_no_board_is_spoken_of_until_one_is_asked_for(start_app, tmp_path):
     h = start_app()
     h.pump(0.6)
     assert h.companion.settings.board == "auto" and h.app.board_line == ""  # nothing asked, nothing found
