@@ -71,7 +71,12 @@ class Walk:
         h.app.go("table")
         table = h.screen("table")
         self.at("table-cut", lambda: [table.ids.cut])
-        for action, args in (("cut", ("AD",)), ("lay", ("8S",)), ("lay", ("7H",))):
+        h.tap(table.ids.cut)  # the card picker: the starter tapped
+        h.wait(lambda: h.popup() is not None)
+        self.at("card-picker", lambda: [h.popup().buttons["AD"]])
+        h.tap(h.popup().buttons["AD"])
+        h.wait(lambda: h.popup() is None and h.companion.view.phase == "play")
+        for action, args in (("lay", ("8S",)), ("lay", ("7H",))):
             h.companion.act(action, *args)
         h.app.go("pegging")
         h.wait()

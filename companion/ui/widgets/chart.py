@@ -79,4 +79,4 @@ class BarChart(Widget):
                 colour = T.TRACKS[s % len(T.TRACKS)]
                 Color(*colour)
                 Rectangle(pos=(x, legend_y + (legend_h - dp(12)) / 2), size=(dp(12), dp(12)))
-                x += dp(18) + self._text(measure, x + dp(18), legend_y, 14, T.TEXT, center=False) + dp(24)
+                x += dp(18) + self._text(measure, x + dp(18), legend_y, 15, T.TEXT, center=False) + dp(24)
