@@ -34,20 +34,28 @@ CACHE = ROOT / "build" / "phantoms"
 
 
 def capture_one(recognizer, pixels, name: str) -> dict:
-    """The recognition of one photo with what interpret was given (indices, card boxes, scale)."""
+    """The recognition of one photo before the rules (interpret's, the pipeline's ``table`` stage)
+    with what it was given (the read indices, the card boxes, the photo's scale)."""
     given = {}
-    original = recognizer.interpret
+    staged = hasattr(recognizer, "table")  # the typed stages: cards -> table -> amend
+    original = recognizer.table if staged else recognizer.interpret
 
-    def spy(indices, card_boxes, photo, photo_name):
-        given.update(indices=indices, card_boxes=card_boxes, scale=photo.scale)
-        return original(indices, card_boxes, photo, photo_name)
+    def spy(*args):
+        result = original(*args)
+        if staged:
+            _cards, reads, photo, _name = args
+            given.update(indices=reads.indices, card_boxes=reads.cards, scale=photo.scale, recognition=result)
+        else:
+            indices, card_boxes, photo, _name = args
+            given.update(indices=indices, card_boxes=card_boxes, scale=photo.scale, recognition=result)
+        return result
 
-    recognizer.interpret = spy
+    setattr(recognizer, "table" if staged else "interpret", spy)
     try:
-        result = recognizer.recognize(pixels, name)
+        recognizer.recognize(pixels, name)
     finally:
-        del recognizer.interpret
-    return {"recognition": result, **given}
+        delattr(recognizer, "table" if staged else "interpret")
+    return given
 
 
 def capture_real(recognizer, side: str = "val", every: int = 1) -> list[dict]:

@@ -114,7 +114,9 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
                 config: IndexColumnConfig = DEFAULTS.index_column,
                 phantoms: PhantomConfig = DEFAULTS.phantoms) -> tuple[np.ndarray, np.ndarray]:
     """Where a column of read cards skips a step: two read cards' indices two steps apart in line
-    with a third at one step, and no read card's index between them. Returns (G, 4) index boxes
+    with a third at one step, no read card's index between them, and a card under the spot (the
+    outline of a read card or a card box: a fan's cards overlap; bare table between two groups is
+    no gap). Returns (G, 4) index boxes
     (photo pixels; the two indices' mean box, centred between them) and (G, 4) outlines (the
     first card's outline moved there)."""
     cards = tuple(cards)
@@ -129,6 +131,8 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
     alike = np.maximum.outer(sides, sides) <= config.size_ratio * np.minimum.outer(sides, sides)
     step = np.where(alike, gaps, np.inf).min(axis=1)  # each index's step to its nearest alike neighbour
     turn = np.cos(np.radians(config.max_turn_deg))
+    outlines_all = np.concatenate([np.array([c.box for c in cards], np.float64).reshape(-1, 4),
+                                   card_boxes.xyxy.astype(np.float64).reshape(-1, 4) * scale])
     found, outlines = [], []
     for a in range(len(on)):
         for b in range(a + 1, len(on)):
@@ -140,6 +144,8 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
             middle = (centres[a] + centres[b]) / 2.0
             if (np.hypot(*(centres - middle).T) < config.gap_clear_of_step * s).any():
                 continue  # a read card lies there
+            if not boxes.points_in_boxes(middle[None], outlines_all, 0.0).any():
+                continue  # bare table (between two groups): a fan's cards overlap, so its gaps lie on a card
             ab = _unit(centres[b] - centres[a])
             third = [c for c in range(len(on)) if c not in (a, b) and alike[a, c] and
                      (abs(gaps[a, c] - s) <= config.spacing_spread * s and float(_unit(centres[a] - centres[c]) @ ab) >= turn

@@ -5,6 +5,8 @@
     read (``read``, ``kept_apart.restore``, ``second_look``)  -> Reads
     cards (``interpret.cards_of``: ``identify``, ``outlines``) -> Outlines
     table (``interpret.read_table``, ``layout``; ``ground``)  -> Recognition (``results``)
+    amend (``amend``: ``phantoms``, ``index_column``)        -> Recognition, second readings
+                                                               dropped, the index columns' cards added
 
 The values between the steps are ``vision.stages``; no step calls another step's module to get its
 input: what one needs (the classifier, the photo's ground) is handed to it here.
@@ -19,6 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from vision.amend import amend
+from vision.classes import CARD_CODES
 from vision.config import RecognitionConfig, from_models_json
 from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
@@ -142,6 +146,23 @@ class Recognizer:
         return interpret(indices, card_boxes, photo, name, self.thresholds, self.settings,
                          ground=ground_check(photo.pixels, self.settings.ground))
 
+    def index_reader(self, photo: Photo):
+        """A reader of index boxes in photo pixels (the index column's gaps, ``vision.index_column``):
+        per box the card, the reader's probability, the runner-up and its probability."""
+        def read(index_boxes: np.ndarray) -> list[tuple[str, float, str | None, float]]:
+            n = len(index_boxes)
+            got = self.classify(photo.pixels, Detections(np.asarray(index_boxes, np.float32) / photo.scale,
+                                                         np.ones(n), np.zeros(n)))
+            return [(CARD_CODES[got.card_id[i]], float(got.reader[i]),
+                     CARD_CODES[got.runner_up_id[i]] if got.runner_up_id[i] >= 0 else None,
+                     float(got.runner_up_confidence[i])) for i in range(n)]
+        return read
+
+    def amend(self, result: Recognition, reads: Reads, photo: Photo) -> Recognition:
+        """``result`` with its second readings dropped and the cards on its index columns added
+        (``vision.amend``)."""
+        return amend(result, reads.indices, reads.cards, photo.scale, self.settings, self.index_reader(photo))
+
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels
         detections, infer_ms, post_ms = self.detect(pixels)
@@ -152,7 +173,7 @@ class Recognizer:
         if self.look_again:
             reads = self.second_look(pixels, reads)
         t2 = time.perf_counter()
-        result = self.table(self.cards(reads), reads, photo, name)
+        result = self.amend(self.table(self.cards(reads), reads, photo, name), reads, photo)
         t3 = time.perf_counter()
         # "infer": letterbox, crops and model runs (and the suppressed boxes given back); "second_look":
         # the cards read again (part of neither); "post": NMS and everything after the models.

@@ -3,8 +3,12 @@ runner-up, not a card of its own (vision.phantoms, applied after interpret by vi
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 
+import vision.amend as amend_module
 from vision.amend import amend
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
@@ -12,6 +16,7 @@ from vision.detections import Detections
 from vision.interpret import interpret
 from vision.notices import Code
 from vision.phantoms import drop_phantoms
+from vision.pipeline import Recognizer
 from vision.results import RecognizedCard
 
 PHOTO = photo_from_array(np.full((600, 800, 3), 40, np.uint8))
@@ -78,3 +83,26 @@ def test_a_card_beside_another_is_kept():
     assert len(drop_phantoms((nine, other), moved, boxes)[0]) == 2  # neither its rank nor its suit: another card
     column = index_rows(PAIR + [((278, 338, 308, 388), 0.7, "3C", 0.9, "2C", 0.05)])
     assert len(drop_phantoms((nine, eight), column, boxes)[0]) == 2  # a stack's column of indices
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phantoms" / "rf100-poker"
+PHANTOM_PHOTO = "IMG_20220316_142145"  # real validation photo: 9S TS JS QS KS, the 9S's far corner read 8S
+
+
+def labelled_cards(name: str) -> list[str]:
+    line = next(line for line in (FIXTURE / "data.yaml").read_text().splitlines() if line.startswith("names:"))
+    names = [n.replace("10", "T") for n in ast.literal_eval(line.split(":", 1)[1].strip())]
+    text = (FIXTURE / "labels" / f"{name}.txt").read_text()
+    return sorted(names[int(line.split()[0])] for line in text.splitlines() if line.strip())
+
+
+def test_a_real_photo_read_with_a_phantom_gives_its_cards(monkeypatch):
+    recognizer = Recognizer()
+    image = FIXTURE / "images" / f"{PHANTOM_PHOTO}.jpg"
+    result = recognizer.recognize(image)
+    assert sorted(c.card for c in result.cards) == labelled_cards(PHANTOM_PHOTO) == ["9S", "JS", "KS", "QS", "TS"]
+    said = [n for n in result.warnings if n.code == Code.SECOND_READING]
+    assert [(n.args[0], n.args[2]) for n in said] == [("8S", "9S")]
+    # without the rule the 9S's far corner is a card of its own
+    monkeypatch.setattr(amend_module, "drop_phantoms", lambda cards, *args, **kwargs: (tuple(cards), ()))
+    assert "8S" in [c.card for c in recognizer.recognize(image).cards]
