@@ -137,7 +137,7 @@ class PhantomConfig:
     own_box_iou: float = 0.9  # a card whose outline overlaps a detector's card box this much has a box of its own
     same_card_iou: float = 0.7  # a reading's box overlapping the card's box this much is that card boxed twice
     edge_tolerance: float = 0.05  # share of a box's short side: an index this far outside still lies on it
-    same_index_share: float = 0.7  # a reading whose index box lies this much inside a surer card's index box (or it
+    same_index_share: float = 0.9  # a reading whose index box lies this much inside a surer card's index box (or it
     # inside the reading's) reads that index again; side by side in a column they overlap less
     same_index_iou: float = 0.3  # a read box overlapping the phantom's or the card's index this much is that index
     other_corner_reach_of_diagonal: float = 0.12  # this near the card's second index spot (share of its diagonal)
