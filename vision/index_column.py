@@ -83,13 +83,13 @@ def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections,
     claimed = np.concatenate([read[i].index_boxes for i in on])
     reported = {c.card for c in cards}
     xyxy = indices.xyxy.astype(np.float64) * scale
-    sure = indices.confidence * indices.card_confidence
+    sure = indices.confidence * indices.reader
     added: list[RecognizedCard] = []
     said = []
     for row in np.argsort(-sure):
         code = CARD_CODES[indices.card_id[row]] if indices.card_id[row] >= 0 else None
         if code is None or code in reported or sure[row] < config.sure or \
-                indices.card_confidence[row] < config.sure_reader:
+                indices.reader[row] < config.sure_reader:
             continue
         box = xyxy[row:row + 1]
         if float(boxes.box_iou(box, claimed).max()) >= phantoms.same_index_iou:

@@ -56,7 +56,7 @@ def readings(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: D
     photo pixels each), the cards' boxes in photo pixels."""
     index_xyxy = indices.xyxy.astype(np.float64) * scale
     card_xyxy = card_boxes.xyxy.astype(np.float64) * scale
-    sure = indices.confidence * indices.card_confidence
+    sure = indices.confidence * indices.reader  # a read's confidence: detector score x reader probability
     codes = [CARD_CODES[i] if i >= 0 else None for i in indices.card_id]
     out = []
     for card in cards:
@@ -67,7 +67,7 @@ def readings(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: D
             rows = [r for r, ok in zip(rows, inside) if ok]
         rows.sort(key=lambda r: -sure[r])
         boxed = bool(len(card_xyxy)) and float(boxes.box_iou(outline, card_xyxy).max()) >= config.own_box_iou
-        reader = float(indices.card_confidence[rows[0]]) if rows else 0.0
+        reader = float(indices.reader[rows[0]]) if rows else 0.0
         out.append(Reading(index_xyxy[rows].reshape(-1, 4), boxed, reader))
     return out
 
