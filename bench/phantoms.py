@@ -1,7 +1,8 @@
 """The phantom rule and the index column (issue 39), measured on the Recognizer's output.
 
     nice -n 15 python bench/phantoms.py capture real|real-train|tuning|bench [--n 150] [--mix v4] [--layout fan]
-    nice -n 15 python bench/phantoms.py judge real|real-train|tuning|bench [same] [--rules none|phantoms|column|gaps|both|all]
+    nice -n 15 python bench/phantoms.py judge real|real-train|tuning|bench [same options]
+                                              [--rules none|phantoms|column|gaps|both|all]
 
 ``capture`` runs the recogniser once per photo and keeps, per photo, what interpret was given
 (the read indices and the card boxes) and what it returned, with the truth, in build/phantoms/
@@ -157,7 +158,8 @@ def pixels_of(item):
         return cv2.imread(str(_REAL_FILES[item["name"]]))
     bench = vision_bench_module()
     a = item["annotation"]
-    spec = {"seed": a["seed"], "layout": a["layout"], "table_conventions": a.get("kind") == "show", "kind": a.get("kind")}
+    spec = {"seed": a["seed"], "layout": a["layout"], "table_conventions": a.get("kind") == "show",
+            "kind": a.get("kind")}
     jpeg, _ = bench._render((spec, None, a["mix"]))
     return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
@@ -230,7 +232,8 @@ def judge(items, rules: str, by: str, show: int, recognizer=None) -> None:
         old, new = Counter(c.card for c in item["recognition"].cards), Counter(c.card for c in cards)
         if old != new:
             changes.append((item, sorted((old - new).elements()), sorted((new - old).elements()), notices))
-    extra = {"closeup": [s for s, i in zip(before, items) if i["closeup"]]} if any(i["closeup"] for i in items) else None
+    closeups = any(i["closeup"] for i in items)
+    extra = {"closeup": [s for s, i in zip(before, items) if i["closeup"]]} if closeups else None
     print(f"\n### before ({len(items)} photos)\n")
     table(before, by, extra)
     extra = {"closeup": [s for s, i in zip(after, items) if i["closeup"]]} if extra else None

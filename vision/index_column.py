@@ -2,12 +2,13 @@
 
 In a fan or a row of overlapping cards the corner indices lie along a line or a gentle arc at a
 steady spacing, and often little else of a card shows: the detector may draw no card box for it,
-and interpret then drops a read of its index as a lone index. A read on that column, at the
+and interpret may drop a read of its index (merged into a neighbour as its other corner, or a weak
+lone index). A read on that column, at the
 column's step from two cards already read, in line with them, that no card claims (its code not
 reported, its box not over a reported card's index) is a card: it is added, flagged for the player
 to confirm (``Code.COLUMN_CARD``), with the outline of its neighbour moved along the column.
 
-A gap in the column (a step of two, with no read between) is a place to look again:
+A gap in the column (a step of two, no read card between, a card under it) is a place to look again:
 ``column_gaps`` gives the index boxes to read there, and ``look_in_gaps`` reads them with a reader
 the caller passes in (the runtime's classifier), so this module needs no model. Values:
 ``IndexColumnConfig`` (vision/config.py), measured in docs/TUNING.md.
@@ -147,9 +148,14 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
             if not boxes.points_in_boxes(middle[None], outlines_all, 0.0).any():
                 continue  # bare table (between two groups): a fan's cards overlap, so its gaps lie on a card
             ab = _unit(centres[b] - centres[a])
-            third = [c for c in range(len(on)) if c not in (a, b) and alike[a, c] and
-                     (abs(gaps[a, c] - s) <= config.spacing_spread * s and float(_unit(centres[a] - centres[c]) @ ab) >= turn
-                      or abs(gaps[b, c] - s) <= config.spacing_spread * s and float(_unit(centres[c] - centres[b]) @ ab) >= turn)]
+            def in_line(c: int) -> bool:  # a third index one step before a or after b, in line
+                before = abs(gaps[a, c] - s) <= config.spacing_spread * s and \
+                    float(_unit(centres[a] - centres[c]) @ ab) >= turn
+                after = abs(gaps[b, c] - s) <= config.spacing_spread * s and \
+                    float(_unit(centres[c] - centres[b]) @ ab) >= turn
+                return before or after
+
+            third = [c for c in range(len(on)) if c not in (a, b) and alike[a, c] and in_line(c)]
             if third:
                 half = (own[a, 2:] - own[a, :2] + own[b, 2:] - own[b, :2]) / 4.0
                 found.append(np.concatenate([middle - half, middle + half]))
@@ -158,7 +164,8 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
 
 
 def look_in_gaps(cards: Sequence[RecognizedCard], gaps: tuple[np.ndarray, np.ndarray], reader: Reader,
-                 config: IndexColumnConfig = DEFAULTS.index_column) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
+                 config: IndexColumnConfig = DEFAULTS.index_column
+                 ) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
     """The cards with what ``reader`` reads surely (``gap_reader``) in the column's gaps
     (``column_gaps``: index boxes and outlines) added, flagged, when no card shows that code."""
     cards = tuple(cards)

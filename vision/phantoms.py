@@ -52,8 +52,9 @@ class Reading:
 def readings(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections, scale: float = 1.0,
              config: PhantomConfig = DEFAULTS.phantoms) -> list[Reading]:
     """Per card: the read index boxes showing its code inside its outline, whether the outline
-    is a detector's card box, and the reader's probability for its surest index. ``indices`` and ``card_boxes`` are in decoded pixels (``scale``
-    photo pixels each), the cards' boxes in photo pixels."""
+    is a detector's card box, and the reader's probability for its surest index. ``indices`` and
+    ``card_boxes`` are in decoded pixels (``scale`` photo pixels each), the cards' boxes in photo
+    pixels."""
     index_xyxy = indices.xyxy.astype(np.float64) * scale
     card_xyxy = card_boxes.xyxy.astype(np.float64) * scale
     sure = indices.confidence * indices.reader  # a read's confidence: detector score x reader probability

@@ -61,7 +61,8 @@ def test_a_pair_whose_far_corner_is_read_twice_gives_two_cards():
 def test_one_index_read_twice_keeps_the_surer_reading():
     """An AS's index boxed twice and read AS and AC: the AC is the AS read again."""
     cards = (RecognizedCard("AS", 0.8, NINE), RecognizedCard("AC", 0.3, (60, 80, 260, 360), True, "AS", 0.2))
-    indices = index_rows([(NINE_INDEX, 0.85, "AS", 0.95, "AC", 0.02), ((108, 112, 138, 158), 0.6, "AC", 0.5, "AS", 0.3)])
+    indices = index_rows([(NINE_INDEX, 0.85, "AS", 0.95, "AC", 0.02),
+                          ((108, 112, 138, 158), 0.6, "AC", 0.5, "AS", 0.3)])
     kept, said = drop_phantoms(cards, indices, card_boxes([NINE]))
     assert [c.card for c in kept] == ["AS"]
     assert said[0].args[2:] == ("AS", "index")
