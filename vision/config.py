@@ -90,6 +90,7 @@ class InterpretConfig:
     edge_tolerance: float = 0.05  # an index this far outside a card's edge still lies on it
     corner_depth: float = 0.25  # a corner index lies at most this deep in its card's box
     mark_depth: float = 0.4  # a read deeper in another card's face is a mark on it
+    mark_size_tie: float = 0.01  # card boxes this close in area (share) are one size: neither is a mark on the other
     coincident_iou: float = 0.8  # two card boxes with this IoU lie in one place
     square_on: float = 0.8  # a box this elongated (short / long side) or more holds a card square on
     corner_quadrant: float = 0.15  # this far from the box's centre (share of its side) is a corner

@@ -103,12 +103,16 @@ def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections
 def mid_face(cards: Detections, index_centre: np.ndarray, config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
     """(N,) whether each read card is a mark on another read card's face: its box lies inside
     that card's box (``inside_share`` of its area) and its index deep in that card's face (deeper
-    than ``mark_depth``): a court's picture or a large pip given a box of its own."""
+    than ``mark_depth``), and that card larger (by more than ``mark_size_tie`` of its area): a
+    court's picture or a large pip given a box of its own."""
     out = np.zeros(len(cards), bool)
     read, inside = _read_pairs(cards, boxes.box_containment, config.inside_share)
     if not inside.any():
         return out
     deep = edge_depth(index_centre[read], cards.xyxy[read]) > config.mark_depth
     bigger = boxes.sizes(cards.xyxy[read]).prod(axis=1)
-    out[read] = (inside & deep & (bigger[None, :] > bigger[:, None])).any(axis=1)
+    # Two cards estimated at one size (as a tight fan's are) differ by float rounding, which
+    # onnxruntime's kernels change from CPU to CPU: such a pair is a tie, not a mark and its card.
+    larger = bigger[None, :] > bigger[:, None] * (1.0 + config.mark_size_tie)
+    out[read] = (inside & deep & larger).any(axis=1)
     return out

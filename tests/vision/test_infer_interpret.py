@@ -238,3 +238,21 @@ def test_the_shipped_models_calibration_is_the_measured_defaults():
     assert shipped["calibration"]["measured"] == "docs/TUNING.md"
     assert {"detect", "interpret"} <= set(shipped["calibration"])
     assert from_models_json(shipped) == DEFAULTS
+
+
+def test_two_cards_of_one_size_are_never_a_mark_and_its_card():
+    """A tight fan's cards are estimated at one size: which box rounds larger (a float32 step,
+    decided by the CPU's kernels) must not make one card a mark on the other's face."""
+    from vision.sure_reads import mid_face
+
+    def two_cards(second_scale: float) -> Detections:
+        first = [100.0, 100.0, 300.0, 400.0]
+        cx, cy, w, h = 200.0, 250.0, 200.0 * second_scale, 300.0 * second_scale
+        second = [cx - w / 2 + 10, cy - h / 2 + 10, cx + w / 2 + 10, cy + h / 2 + 10]
+        return Detections(np.array([first, second]), np.array([0.9, 0.9]), np.array([1, 1]),
+                          card_id=np.array([CARD_INDEX["JS"], CARD_INDEX["KS"]]),
+                          card_confidence=np.array([0.9, 0.9]))
+
+    centres = np.array([[200.0, 250.0], [210.0, 260.0]])  # each card's index read mid-face of the other
+    assert not mid_face(two_cards(1.0 - 1e-7), centres).any()   # one float step smaller: a tie
+    assert mid_face(two_cards(0.9), centres)[1]                  # clearly smaller and inside: a mark
