@@ -25,7 +25,7 @@ from vision.classes import CARD_CODES
 from vision.config import DEFAULTS, IndexColumnConfig, PhantomConfig
 from vision.detections import Detections
 from vision.notices import Code, Notice
-from vision.phantoms import readings
+from vision.phantoms import readings, same_index_share
 from vision.results import RecognizedCard
 
 # reads index boxes (photo pixels, (N, 4)) -> per box (code, probability, runner-up, its probability)
@@ -93,7 +93,7 @@ def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections,
                 indices.reader[row] < config.sure_reader:
             continue
         box = xyxy[row:row + 1]
-        if float(boxes.box_iou(box, claimed).max()) >= phantoms.same_index_iou:
+        if same_index_share(box, claimed) >= phantoms.same_index_share:
             continue  # a reported card's index read again
         point, side = boxes.centres(box)[0], float(boxes.sizes(box).max())
         neighbour = on_the_column(point, side, centres, sides, config)
