@@ -194,7 +194,8 @@ class Companion:
 
     def recognize(self, photo, done: Done, failed: Failed = None) -> None:
         """``photo``: a path or BGR pixels (a camera frame, saved as a JPEG in the data folder first).
-        ``done((path, Photo, Recognition))``."""
+        ``done((path, Photo, Recognition, PhotoQuality))``: the quality says when the photo is too
+        blurred or too dark to read surely (``vision.photo_quality``)."""
         def job():
             path = photo
             if not isinstance(photo, (str, Path)):
@@ -204,8 +205,10 @@ class Companion:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 if not cv2.imwrite(str(path), photo):
                     raise OSError(f"could not save the photo in {path.parent}")
+            from vision.photo_quality import assess
+
             decoded, recognition = self.recognizer().read_and_recognize(str(path))
-            return str(path), decoded, recognition
+            return str(path), decoded, recognition, assess(decoded.pixels)
         self.background["vision"].submit(job, done, failed)
 
     def count_terms(self) -> tuple[str | None, bool]:

@@ -172,13 +172,13 @@ class CaptureScreen(CribScreen):
         def done(result):
             self.busy = False
             self.app.dismiss_message()
-            path, decoded, recognition = result
-            context = dict(path=path, photo=decoded, recognition=recognition, purpose=purpose)
+            path, decoded, recognition, quality = result
+            context = dict(path=path, photo=decoded, recognition=recognition, purpose=purpose, quality=quality)
             if purpose == "discard":
                 self.app.go("discard", **context)
                 return
             review = Review(recognition)
-            if review.problems() or not recognition.cards:
+            if review.problems() or not recognition.cards or quality.advice:
                 self.app.go("review", **context)
                 return
             # nothing to check: straight to the count (the show offers "Check the cards")

@@ -48,9 +48,11 @@ class ReviewScreen(CribScreen):
             groups.add_widget(Factory.Body(text=f"[b]{label}[/b]: " + "  ".join(T.card_text(c) for c in codes),
                                            font_name=T.CARD_FONT))
         problems = review.problems()
-        self.ids.problems.text = ("\n".join(problems) if problems else
+        quality = self.context.get("quality")
+        advice = [quality.advice] if quality is not None and quality.advice else []
+        self.ids.problems.text = ("\n".join(advice + problems) if advice or problems else
                                   "Every card checked. Tap a card to change it, or count.")
-        self.ids.problems.color = T.WARN if problems else T.OK
+        self.ids.problems.color = T.WARN if advice or problems else T.OK
         self.ids.count.disabled = bool(problems)
         self.ids.count.text = f"Check {len(problems)} card(s) first" if problems else "Count"
 
