@@ -38,7 +38,7 @@ def confidence_words(value: float) -> str:
 
 
 def phase_line(view) -> str:
-    return f"Game {view.game_number} · deal {max(view.deal_number, 1) if view.phase != 'discard' else view.deal_number + 1} · {PHASES.get(view.phase, view.phase)}"
+    return f"Game {view.game_number} · deal {max(view.current_deal, 1)} · {PHASES.get(view.phase, view.phase)}"
 
 
 def turn_line(view) -> str:
