@@ -14,17 +14,8 @@ import pytest
 from companion.cli import main
 from vision.train import recipe as recipes
 from vision.train.frozen_labels import FrozenLabelsError, format_found_cards, read_found_cards
-from vision.train.real_cards import RealDataError, dataset_dir
 
 V9 = recipes.load_recipe("v9")
-
-
-def _real_sets_present() -> bool:
-    try:
-        dataset_dir()
-    except RealDataError:
-        return False
-    return True
 
 
 def _git_history() -> bool:
@@ -35,7 +26,6 @@ def _git_history() -> bool:
         return False
 
 
-needs_real = pytest.mark.skipif(not _real_sets_present(), reason="the real photos are not here (README 'Real photos')")
 needs_history = pytest.mark.skipif(not _git_history(), reason="a checkout without the git history of models v9")
 
 
@@ -97,6 +87,8 @@ def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
     ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "models/x.onnx"\nepochs = 1\nthreads = 1\n', "neither imagenet"),
     ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nafter = "b"\n',
      "after 'b' is not an earlier stage"),
+    ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n[[stage]]\nname = "a"\nmodel = "reader"\n'
+     'start = "git:1:x"\nepochs = 1\nthreads = 1\n[calibration.interpret]\nread_flor = 0.2\n', "bad [calibration]: "),
 ])
 def test_a_malformed_recipe_names_what_is_wrong(text, message):
     with pytest.raises(recipes.RecipeError, match=re.escape(message)):
@@ -115,7 +107,8 @@ def test_frozen_labels_read_back_what_was_written_and_reject_a_broken_line(tmp_p
         read_found_cards(path)
 
 
-@needs_real
+@pytest.mark.real_photos("cardcounterml")  # the recipe reads both real sets
+@pytest.mark.real_photos("rf100-poker")
 def test_the_frozen_labels_answer_for_every_real_train_photo_that_needs_them():
     from vision.train.frozen_labels import needs_found_cards
     from vision.train.real_sets import real_photos_of
@@ -125,7 +118,8 @@ def test_the_frozen_labels_answer_for_every_real_train_photo_that_needs_them():
     assert needing and needing <= set(frozen)
 
 
-@needs_real
+@pytest.mark.real_photos("cardcounterml")  # the recipe reads both real sets
+@pytest.mark.real_photos("rf100-poker")
 @needs_history
 def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_path, capsys):
     from vision.pipeline import load_models_config
@@ -143,6 +137,8 @@ def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_pat
     assert provenance["arguments"]["detector-s8"]["start"] == "output of stage detector-s7"
     assert provenance["arguments"]["reader-s9"]["start"] == V9.stage("reader-s9").start
     assert provenance["seeds"]["reader-s13"] == [20, 21, 22] and provenance["git_commit"]
+    shipped = json.loads((recipes.REPO / "models" / "models.json").read_text())
+    assert config["calibration"] == shipped["calibration"] == V9.calibration  # read as the shipped v9
     size = config["detector"]["imgsz"]
     raw = OnnxModel(out / "detector.onnx", "onnxruntime").run(np.zeros((1, 3, size, size), np.float32))
     assert raw.shape[:2] == (1, 6)
@@ -154,6 +150,7 @@ def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_pat
                  "--out", str(alone)]) == 0
     provenance = json.loads((alone / "models.json").read_text())["provenance"]
     assert provenance["stages"] == ["reader-s13"] and provenance["detector_stage"] is None
+    assert json.loads((alone / "models.json").read_text())["calibration"] == shipped["calibration"]
     assert provenance["arguments"]["reader-s13"]["start"] == V9.stage("reader-s13").start  # models v8's reader
     assert (alone / "classifier.onnx").is_file() and not (alone / "detector.onnx").exists()
 

@@ -5,7 +5,8 @@ one model (the detector or the reader) from a start checkpoint on named data (ge
 seeds, the real sets and their frozen labels) for some epochs at a learning rate and a number of
 threads. ``replay`` runs stages in order, each from the output of the stage it comes ``after``
 (or its own ``start`` when it comes after none, or when it is replayed alone), and writes the
-models with a ``provenance`` block in models.json (recipe, stages, git commit, seeds, arguments).
+models with a ``provenance`` block in models.json (recipe, stages, git commit, seeds, arguments)
+and the recipe's ``[calibration]`` (the thresholds measured for the version, vision.config).
 
 ``Scale.TINY`` runs the same stages on a few images (the test's replay): it checks the wiring,
 not the result.
@@ -87,6 +88,9 @@ class Recipe:
     stages: tuple[Stage, ...]
     detector_from: str
     reader_from: str
+    # models.json's calibration block for the version (vision.config names; "measured" points at
+    # the tuning log): a replay writes it, so the models it makes are read as the shipped ones.
+    calibration: dict = field(default_factory=dict)
 
     def index_of(self, number: int) -> int:
         if not 1 <= number <= len(self.stages):
@@ -165,13 +169,24 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
         if stage.after is not None and (stage.after not in names[:names.index(stage.name)]):
             raise RecipeError(f"{name} stage {stage.name}: after {stage.after!r} is not an earlier stage")
     try:
-        recipe = Recipe(raw["name"], str(raw["version"]), tuple(stages), raw["detector_from"], raw["reader_from"])
+        recipe = Recipe(raw["name"], str(raw["version"]), tuple(stages), raw["detector_from"], raw["reader_from"],
+                        dict(raw.get("calibration", {})))
     except KeyError as exc:
         raise RecipeError(f"{name}: missing {exc.args[0]}") from None
+    _check_calibration(recipe.calibration, name)
     for model in MODELS:
         if recipe.stage(getattr(recipe, f"{model}_from")).model != model:
             raise RecipeError(f"{name}: {model}_from names a stage that trains the other model")
     return recipe
+
+
+def _check_calibration(calibration: dict, name: str) -> None:
+    from vision.config import CalibrationError, from_models_json
+
+    try:
+        from_models_json({"calibration": calibration})
+    except (CalibrationError, TypeError, ValueError) as exc:
+        raise RecipeError(f"{name} [calibration]: {exc}") from None
 
 
 def load_recipe(name: str) -> Recipe:
@@ -426,7 +441,7 @@ def _seeds(stage: Stage) -> list[int]:
 def write_models(done: Replay, out: Path, work: Path, scale: Scale) -> Path:
     """The replayed models into ``out``: the detector's ONNX and its checkpoint (train/detector_last.pt)
     when the recipe's detector stage ran, the reader's ONNX when its reader stage ran; models.json
-    with the provenance block."""
+    with the recipe's calibration and the provenance block."""
     from vision.classes import CARD_CODES, DETECTOR_CLASSES
     from vision.crops import CROP_MARGIN
     from vision.train.detector import export_detector, publish_checkpoint
@@ -448,6 +463,10 @@ def write_models(done: Replay, out: Path, work: Path, scale: Scale) -> Path:
                               "imgsz": READER_SIZE, "margin": CROP_MARGIN, "classes": list(CARD_CODES)}
     info["version"] = recipe.version
     info["trained"] = time.strftime("%Y-%m-%d")
+    if recipe.calibration:
+        info["calibration"] = recipe.calibration
+    else:
+        info.pop("calibration", None)  # thresholds of other models would not fit these
     info["provenance"] = provenance(done, scale)
     (out / "models.json").write_text(json.dumps(info, indent=2) + "\n")
     return out
