@@ -10,6 +10,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from types import ModuleType
 
@@ -69,6 +70,23 @@ def overview(parser: argparse.ArgumentParser) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except BrokenPipeError:  # the reader went away (``crib ... --help | head``): stop quietly
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's flush at exit does not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (a test's capture)
+        pass
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
@@ -83,8 +101,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("crib: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except (ValueError, OSError) as exc:
         # ValueError covers CliError and every precise parse/rule error; OSError unreadable files.
         message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__

@@ -261,3 +261,13 @@ def test_crib_score_refuses_a_claim_no_hand_can_score(capsys):
     assert status == 2 and err.strip() == "crib score: error: --claim: 40 is impossible: no hand counts more than 29"
     assert main(["score", "5H", "5C", "5S", "JD", "--starter", "5D", "--claim", "-3"]) == 2
     assert "a claim cannot be negative" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["train", "--recipe", "v9", "--help"]])
+def test_output_into_a_closed_pipe_ends_quietly(argv):
+    # `crib ... | head -1`: the reader has gone before crib writes; no BrokenPipeError traceback
+    child = subprocess.Popen([sys.executable, "-m", "companion", *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 0 and err == ""
