@@ -62,8 +62,9 @@ firmware: deps
 	$(MAKE) -s -C hardware/firmware GEOMETRY=2-track BAUD=115200
 	$(MAKE) -s -C hardware/sim
 
-# Train the recognition models from scratch into models/ (fixed seeds, no downloads; about
-# 1.5 h on 2 CPU cores). Data and runs go to build/train/.
+# Rebuild the shipped models into models/ by replaying their recipe (vision/train/recipes/v9.toml:
+# fixed seeds, no downloads, the real sets beside the checkout; about 10 h on 2 CPU cores, see
+# models/MODEL.md "How to rebuild"). Data and runs go to build/recipes/v9/.
 models: deps venv
 	$(CRIB) train --out models
 

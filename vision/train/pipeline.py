@@ -1,4 +1,7 @@
-"""``crib train``: the whole recipe from nothing to models/ (fixed seeds, no downloads).
+"""The one-shot pipeline of the models-v4 design (``crib train --quick``, ``--resume-from``, ``--only``,
+``--real``): render, train both models, export, in one go (fixed seeds, no downloads). The shipped
+models are rebuilt by their recipe instead (``vision.train.recipe``, ``crib train``); models this
+pipeline writes say version 4, the design it trains.
 
 Seeds: detector train scenes 1, detector val scenes 2, classifier train crops 3, classifier val
 crops 4. Evaluation uses other seeds (bench: its own), never these.
@@ -25,7 +28,7 @@ from vision.train.detector import DetectorRecipe, FinetuneStage
 from vision.train.reader import ARCH_PREFIX, READER_SIZE, last_block_of, reader_arch
 
 SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
-MODEL_VERSION = "4"
+MODEL_VERSION = "4"  # the design this pipeline trains (a YOLO11n detector, the cut-10 reader)
 # models.json "arch" of the classifier: the reader of models v4, or the small CNN of v1-v3
 # (a models.json without "arch" is one of those).
 READER_ARCH, CNN_ARCH = reader_arch(), "cnn7"  # "efficientnet-lite0-cut10": the reader `crib train` trains
