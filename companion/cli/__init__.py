@@ -101,6 +101,8 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print("crib: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # an OSError, but no error of the input: main stops quietly
+        raise
     except (ValueError, OSError) as exc:
         # ValueError covers CliError and every precise parse/rule error; OSError unreadable files.
         message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__

@@ -4,10 +4,13 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from companion.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, monkeypatch, argv, stdin=None):
@@ -263,11 +266,13 @@ def test_crib_score_refuses_a_claim_no_hand_can_score(capsys):
     assert "a claim cannot be negative" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["train", "--recipe", "v9", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["train", "--recipe", "v9", "--help"],
+                                  ["score", "5H", "5C", "5S", "JD", "--starter", "5D"],
+                                  ["recognize", "--json", "sample_images/hand_starter_spread.jpg"]])
 def test_output_into_a_closed_pipe_ends_quietly(argv):
     # `crib ... | head -1`: the reader has gone before crib writes; no BrokenPipeError traceback
     child = subprocess.Popen([sys.executable, "-m", "companion", *argv], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+                             stderr=subprocess.PIPE, cwd=ROOT)
     child.stdout.close()
     err = child.stderr.read().decode()
     assert child.wait(timeout=60) == 0 and err == ""
