@@ -5,7 +5,7 @@
 #define PROTOCOL_MAJOR 1
 #define PROTOCOL_MINOR 1
 #define FIRMWARE_MAJOR 1
-#define FIRMWARE_MINOR 1
+#define FIRMWARE_MINOR 2 /* 1.2: TEST and the current limiter (FEATURE_TEST) */
 #define FIRMWARE_PATCH 0
 
 /* Host -> board requests; the reply type is the request type | 0x80. */

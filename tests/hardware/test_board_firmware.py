@@ -30,7 +30,7 @@ def _front(frame, geometry, track, hole):
 def test_handshake_reports_protocol_firmware_and_geometry(sim, link, geometry3):
     info = link.hello()
     assert info.protocol == proto.PROTOCOL_VERSION
-    assert info.firmware == (1, 1, 0)
+    assert info.firmware == (1, 2, 0)
     assert info.features == (proto.Features.EEPROM | proto.Features.BUTTONS | proto.Features.GAMES
                              | proto.Features.TEST)
     assert (info.current_limit_ma, info.light_budget) == (500, 1160)   # 500 mA - 30 - 379 x 1 mA = 91 mA
