@@ -65,6 +65,7 @@ def test_worst_states_and_comets_stay_within_500_ma_on_the_strip(firmware_builds
     with Simulator(name, history=2000) as sim, Link(open_port(sim.url)) as link:
         info = link.hello(geometry=geometry)
         assert info.light_budget == power.light_budget(geometry.led_count)
+        assert sim.wait_for(lambda f: True, 10) is not None  # the hello's first frame, latched and decoded
         for level in palette.BRIGHTNESS_LEVELS:
             frame, state, _ = power_worst.worst_frame(geometry, level)
             since = sim.latest().index
