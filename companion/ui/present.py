@@ -30,6 +30,22 @@ def preset_of(words: str) -> str:
     return next((key for key, said in PRESET_WORDS.items() if said == words), words)
 
 
+# The board choices as a player names them (the ids stay in the settings: auto, sim, none, or a port).
+BOARD_WORDS = {"auto": "Find my board", "sim": "Simulated board", "none": "No board", "port": "Name its port"}
+BOARD_HELP = {"auto": "the board plugged in by USB", "sim": "the board's own program, run on this device",
+              "none": "play without one", "port": "type where the board is plugged in"}
+
+
+def board_help(choices: Sequence[str]) -> str:
+    """One line saying what each board choice on a spinner does."""
+    return "; ".join(f"{BOARD_WORDS[c]}: {BOARD_HELP[c]}" for c in choices) + "."
+
+
+def board_of(words: str) -> str:
+    """The board choice id of its words on a spinner (an id is taken as it is)."""
+    return next((key for key, said in BOARD_WORDS.items() if said == words), words)
+
+
 def confidence_words(value: float) -> str:
     """The recognition threshold in a player's words."""
     percent = round(float(value) * 100)

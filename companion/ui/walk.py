@@ -148,7 +148,9 @@ class Walk:
         self.at("history", lambda: [h.screen("history").ids.export_stats])
         h.app.go("settings")
         settings = h.screen("settings")
-        settings.ids.board.text = "port"  # the port field in use
+        from companion.ui import present  # here: importing Kivy before the walk sizes its window opens it at 800x600
+
+        settings.ids.board.text = present.BOARD_WORDS["port"]  # the port field in use
         self.at("settings", lambda: [settings.ids.save])
         h.app.go("home")
         self.at("home", lambda: [h.screen("home").ids.new_game])

@@ -40,3 +40,33 @@ def test_a_board_is_spoken_of_only_where_one_was_asked_for():
     assert waiting_line("auto") == "" and waiting_line("none") == ""  # the default asks for nothing
     assert waiting_line("sim") == "simulated board: starts with a game"
     assert waiting_line("/dev/ttyUSB0") == "board /dev/ttyUSB0: opens when a game starts"
+
+
+def test_board_choices_are_named_as_players_say_them_and_saved_as_ids(start_app, tmp_path):
+    assert [present.board_of(present.BOARD_WORDS[k]) for k in ("auto", "sim", "none", "port")] == \
+        ["auto", "sim", "none", "port"]
+    h = start_app(folder=tmp_path / "data")
+    h.app.go("settings")
+    h.wait()
+    settings = h.screen("settings")
+    assert settings.ids.board.values == ["Find my board", "Simulated board", "No board", "Name its port"]
+    assert "Simulated board: the board's own program" in " ".join(
+        str(getattr(w, "text", "")) for w in settings.walk())
+    settings.ids.board.text = "Name its port"
+    h.pump(frames=2)
+    assert settings.ids.port.opacity == 1 and not settings.ids.port.disabled  # the port field opens
+    settings.ids.port.text = "/dev/ttyUSB7"
+    h.tap(settings.ids.save)
+    h.wait()
+    assert h.companion.settings.board == "/dev/ttyUSB7"
+    h.app.go("settings")
+    h.wait()
+    assert (settings.ids.board.text, settings.ids.port.text) == ("Name its port", "/dev/ttyUSB7")
+    settings.ids.board.text = "No board"
+    h.tap(settings.ids.save)
+    h.wait()
+    assert h.companion.settings.board == "none"
+    h.app.go("new_game")
+    h.wait()
+    new = h.screen("new_game")
+    assert new.ids.board.text == "No board" and "Name its port" not in new.ids.board.values

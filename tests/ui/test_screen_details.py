@@ -327,7 +327,7 @@ def test_the_demo_says_simulated_board_on_home_and_in_settings(start_app):
     h.app.go("settings")
     h.wait()
     settings = h.screen("settings")
-    assert settings.ids.board.text == "sim" and settings.demo
+    assert settings.ids.board.text == "Simulated board" and settings.demo
     h.tap(settings.ids.save)
     h.wait()
     assert h.companion.settings.board == "auto"  # the demo's board is not saved as the player's choice
@@ -339,7 +339,7 @@ def test_outside_the_demo_no_board_is_spoken_of_until_one_is_asked_for(start_app
     assert h.companion.settings.board == "auto" and h.app.board_line == ""  # nothing asked, nothing found
     h.app.go("settings")
     h.wait()
-    assert h.screen("settings").ids.board.text == "auto" and not h.screen("settings").demo
+    assert h.screen("settings").ids.board.text == "Find my board" and not h.screen("settings").demo
 
 
 # --- the review's words ---------------------------------------------------------------------------------------------

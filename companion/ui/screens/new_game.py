@@ -32,13 +32,14 @@ class NewGameScreen(CribScreen):
         self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
         self.ids.muggins.text = s.muggins
         self.count_first = s.muggins == "off" if s.count_first is None else s.count_first
-        self.ids.board.text = "sim" if self.companion.demo else s.board if s.board in ("auto", "sim", "none") else "auto"
+        choice = "sim" if self.companion.demo else s.board if s.board in ("auto", "sim", "none") else "auto"
+        self.ids.board.text = present.BOARD_WORDS[choice]
         self.update_dealers()
         self.companion.background["files"].submit(_list_ports, self._ports, lambda exc: self._ports([]))
 
     def _ports(self, ports) -> None:
         self.ports_line = ("Ports: " + ", ".join(f"{p.device}{' (' + p.chip + ')' if p.chip else ''}" for p in ports)
-                           if ports else "No serial port found (auto finds a board when one is plugged in).")
+                           if ports else "No serial port found (Find my board finds one when it is plugged in).")
 
     def name_fields(self):
         return [self.ids[f"name{i}"] for i in range(4)]
@@ -77,7 +78,7 @@ class NewGameScreen(CribScreen):
                 return
         else:
             first = names.index(self.ids.dealer.text) if self.ids.dealer.text in names else 0
-        board = self.ids.board.text
+        board = present.board_of(self.ids.board.text)
         by_muggins = rules["muggins"] == "off"  # kept only when the player chose otherwise
         self.companion.save_settings(players=tuple(names), preset=rules["preset"], muggins=rules["muggins"],
                                      count_first=None if self.count_first == by_muggins else self.count_first,

@@ -21,7 +21,7 @@ class SettingsScreen(CribScreen):
         s = self.companion.settings
         self.demo = self.companion.demo
         board = self.in_use(s.board)
-        self.ids.board.text = board if board in ("auto", "sim", "none") else "port"
+        self.ids.board.text = present.BOARD_WORDS[board if board in ("auto", "sim", "none") else "port"]
         self.ids.port.text = board if board not in ("auto", "sim", "none") else ""
         self.ids.brightness.value = s.brightness
         self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
@@ -44,13 +44,13 @@ class SettingsScreen(CribScreen):
         return "sim" if self.companion.demo else saved
 
     def board_choice(self) -> str:
-        choice = self.ids.board.text
+        choice = present.board_of(self.ids.board.text)
         return self.ids.port.text.strip() if choice == "port" else choice
 
     def save(self) -> None:
         board = self.board_choice()
         if not board:
-            self.app.show_error("Type the board's port (e.g. /dev/ttyUSB0), or choose auto, sim or none.")
+            self.app.show_error("Type the board's port (e.g. /dev/ttyUSB0), or choose another board.")
             return
         old = self.companion.settings
         kept = old.board if self.companion.demo and board == "sim" else board  # the demo's sim is not saved
