@@ -105,6 +105,14 @@ def _run_installed(installed, code: str, **extra_env) -> subprocess.CompletedPro
                           capture_output=True, text=True, timeout=300)
 
 
+def test_the_models_folder_stays_within_20_mb():
+    # the two ONNX files and the one training checkpoint a continuation starts from; other
+    # checkpoints live in git history (a recipe's git:<commit>:<path> start)
+    files = [f for f in (ROOT / "models").rglob("*") if f.is_file()]
+    assert sum(f.stat().st_size for f in files) <= 20_000_000, sorted(str(f.relative_to(ROOT)) for f in files)
+    assert sorted(f.name for f in (ROOT / "models" / "train").iterdir()) == ["detector_last.pt"]
+
+
 def test_the_installed_package_recognises_a_photo_with_its_own_models(installed):
     photo = installed["site"] / "companion" / "sample_images" / SAMPLE
     out = _run_installed(installed, f"sys.exit(main(['recognize', '--json', {str(photo)!r}]))")
