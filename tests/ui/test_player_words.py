@@ -52,21 +52,23 @@ def test_board_choices_are_named_as_players_say_them_and_saved_as_ids(start_app,
     assert settings.ids.board.values == ["Find my board", "Simulated board", "No board", "Name its port"]
     assert "Simulated board: the board's own program" in " ".join(
         str(getattr(w, "text", "")) for w in settings.walk())
-    settings.ids.board.text = "Name its port"
-    h.pump(frames=2)
-    assert settings.ids.port.opacity == 1 and not settings.ids.port.disabled  # the port field opens
-    settings.ids.port.text = "/dev/ttyUSB7"
-    h.tap(settings.ids.save)
-    h.wait()
-    assert h.companion.settings.board == "/dev/ttyUSB7"
-    h.app.go("settings")
-    h.wait()
-    assert (settings.ids.board.text, settings.ids.port.text) == ("Name its port", "/dev/ttyUSB7")
-    settings.ids.board.text = "No board"
-    h.tap(settings.ids.save)
-    h.wait()
-    assert h.companion.settings.board == "none"
-    h.app.go("new_game")
-    h.wait()
-    new = h.screen("new_game")
+
+    def chosen_and_saved(words: str, port: str = "") -> str:
+        settings.ids.board.text = words
+        h.pump(frames=2)
+        settings.ids.port.text = port
+        h.tap(settings.ids.save)
+        h.wait()
+        return h.companion.settings.board
+
+    def shown(screen: str):
+        h.app.go(screen)
+        h.wait()
+        return h.screen(screen)
+
+    assert chosen_and_saved("Name its port", "/dev/ttyUSB7") == "/dev/ttyUSB7"
+    assert settings.ids.port.opacity == 1 and not settings.ids.port.disabled  # the port field opened
+    assert (shown("settings").ids.board.text, settings.ids.port.text) == ("Name its port", "/dev/ttyUSB7")
+    assert chosen_and_saved("No board") == "none"
+    new = shown("new_game")
     assert new.ids.board.text == "No board" and "Name its port" not in new.ids.board.values

@@ -181,11 +181,11 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
 
 
 def _check_calibration(calibration: dict, name: str) -> None:
-    from vision.config import CalibrationError, from_models_json
+    from vision.config import from_models_json
 
     try:
         from_models_json({"calibration": calibration})
-    except (CalibrationError, TypeError, ValueError) as exc:
+    except (TypeError, ValueError) as exc:  # CalibrationError is a ValueError
         raise RecipeError(f"{name} [calibration]: {exc}") from None
 
 
