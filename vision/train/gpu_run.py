@@ -1,0 +1,284 @@
+"""The detector's fine-tune on a borrowed GPU machine, packed here and run there in one call.
+
+A device call carries at most 64 MiB (the checkout included) and brings back at most 8 files of
+16 MiB, and the machine has no ultralytics and no card art. So ``pack`` writes one folder that
+holds what the run needs, small:
+
+- the training decks' art and the surfaces as lossy WebP (alpha kept; 64 -> 13 MB), made PNG
+  again there, and the names of the texture sources (the renderer only checks that they exist
+  when their downsized copies are cached);
+- the real detector sets ``real_mix.build_data`` wrote (cardcounterml's train photos as they are,
+  rf100-poker's every second one at 640 px, its close-ups); the phone looks and cardcounterml's
+  close-ups are made there again from those (same code, same seeds);
+- the start weights and ultralytics (+ the Lite0 layer's package) as wheels.
+
+``train`` runs there: it renders fresh scenes on every core, trains within a wall-clock budget
+and copies the EMA weights, stripped (5.4 MB), to ``--out`` after every epoch, so a run stopped
+at its limit still returns its last epoch.
+
+    python -m vision.train.gpu_run pack --real build/gpu/work --start START.pt --out .gpu
+    python3 -m vision.train.gpu_run train --pack .gpu --out $OUT --budget-s 500     # there
+
+The same ``train``, run here with ``--device cpu --imgsz 128`` and a few scenes, is the check
+done before a device call (``tests/vision/test_gpu_run.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ART_QUALITY = 85  # WebP quality of the carried art: alpha kept, ~5x smaller than PNG
+POKER_QUALITY = 70  # JPEG quality of rf100-poker's photos carried at 640 px (their originals are 960x720)
+POKER_LONGEST = 640  # the training input side: the photo is never seen larger
+WHEELS = ("ultralytics", "ultralytics-thop", "ultralytics-platform", "efficientnet-lite-pytorch")
+# Folders of ``real_mix.build_data`` carried as they are (cardcounterml's photos are 640x640
+# webcam JPEGs already) or made smaller (poker); the others are made again there.
+CARRIED_AS_IS = ("real_train",)
+CARRIED_SMALLER = ("real_poker", "real_poker_zoomed")
+
+
+# --- pack (here) ---------------------------------------------------------------------------------
+
+def pack(real: Path, start: Path, out: Path, wheels: bool = True, log=print) -> dict:
+    """Write the folder a device run carries; returns its sizes in MB."""
+    import cv2
+
+    from vision.synth.art import TRAIN_DECKS, cache_dir
+    from vision.synth.surfaces import GIMP_PATTERNS, GNOME_BACKGROUNDS, packaged_surfaces
+
+    out = Path(out)
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "art").mkdir(parents=True)
+    packaged_surfaces()  # the downsized copies exist before they are packed
+    for name in (*TRAIN_DECKS, "surfaces"):
+        source, target = cache_dir() / name, out / "art" / name
+        target.mkdir()
+        for file in sorted(source.iterdir()):
+            if file.suffix == ".png":
+                pixels = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
+                cv2.imwrite(str(target / f"{file.stem}.webp"), pixels, [cv2.IMWRITE_WEBP_QUALITY, ART_QUALITY])
+            else:
+                shutil.copy(file, target / file.name)
+    sources = [str(p) for p in sorted(GIMP_PATTERNS.rglob("*.pat"))] if GIMP_PATTERNS.exists() else []
+    sources += [str(p) for p in sorted(GNOME_BACKGROUNDS.iterdir())] if GNOME_BACKGROUNDS.exists() else []
+    (out / "art" / "texture_sources.json").write_text(json.dumps(sources))
+    for name in CARRIED_AS_IS + CARRIED_SMALLER:
+        source, target = Path(real) / name, out / "real" / name
+        (target / "images").mkdir(parents=True)
+        shutil.copytree(source / "labels", target / "labels")
+        for image in sorted((source / "images").iterdir()):
+            if name in CARRIED_AS_IS:
+                shutil.copy(image.resolve(), target / "images" / image.name)
+                continue
+            pixels = cv2.imread(str(image))
+            scale = POKER_LONGEST / max(pixels.shape[:2])
+            if scale < 1:
+                pixels = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(target / "images" / f"{image.stem}.jpg"), pixels, [cv2.IMWRITE_JPEG_QUALITY, POKER_QUALITY])
+    shutil.copy(start, out / "start.pt")
+    if wheels:
+        _download_wheels(out / "wheels")
+    sizes = {p.name: round((_size(p) if p.is_dir() else p.stat().st_size) / 1e6, 1) for p in sorted(out.iterdir())}
+    sizes["total"] = round(_size(out) / 1e6, 1)
+    log(f"packed {out}: {json.dumps(sizes)}")
+    return sizes
+
+
+def _download_wheels(folder: Path) -> None:
+    from importlib.metadata import version
+
+    specs = [f"{name}=={version(name)}" for name in WHEELS]
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+                    "--python-version", "3.12", "--implementation", "cp", "--platform", "manylinux_2_17_x86_64",
+                    "-d", str(folder), *specs], check=True)
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
+
+
+# --- train (there) -------------------------------------------------------------------------------
+
+def unpack_art(pack_dir: Path, cache: Path) -> None:
+    """The carried art as the renderer's cache (PNG again) and empty files for the texture sources."""
+    import cv2
+
+    for folder in sorted((pack_dir / "art").iterdir()):
+        if not folder.is_dir():
+            continue
+        target = cache / folder.name
+        target.mkdir(parents=True, exist_ok=True)
+        for file in folder.iterdir():
+            if file.suffix == ".webp":
+                cv2.imwrite(str(target / f"{file.stem}.png"), cv2.imread(str(file), cv2.IMREAD_UNCHANGED))
+            else:
+                shutil.copy(file, target / file.name)
+    cached = {p.name for p in (cache / "surfaces").iterdir()}
+    for source in json.loads((pack_dir / "art" / "texture_sources.json").read_text()):
+        path = Path(source)
+        copy = f"pat_{path.parent.name}_{path.stem}.png" if path.suffix == ".pat" else f"photo_{path.stem}.jpg"
+        if copy in cached and not path.exists():  # only sources whose copy is cached: the same surfaces
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+
+
+def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | None, int, int]], val: int,
+                        real_repeat: int, limit_real: int | None = None, log=print) -> Path:
+    """The real sets (carried + made again) and fresh renders; returns the data yaml."""
+    from vision.synth.dataset import write_dataset
+    from vision.train.real_looks import write_variant_set
+    from vision.train.real_mix import FIRST_SET_REPEAT, LOOKS_SEED
+
+    t = time.time()
+    real_dirs = []
+    for folder in sorted((pack_dir / "real").iterdir()):
+        target = work / folder.name
+        shutil.rmtree(target, ignore_errors=True)
+        (target / "images").mkdir(parents=True)
+        shutil.copytree(folder / "labels", target / "labels")
+        for image in sorted((folder / "images").iterdir())[:limit_real]:
+            shutil.copy(image, target / "images" / image.name)
+        real_dirs.append(target)
+    first = work / "real_train"
+    # as real_mix.build_data with looks: the second showing as phones see it, and close-ups
+    log(f"phone looks: {json.dumps(write_variant_set(first, work / f'real_train_{FIRST_SET_REPEAT}', 'phone_look', LOOKS_SEED + FIRST_SET_REPEAT))}")
+    log(f"close-ups: {json.dumps(write_variant_set(first, work / 'real_train_zoomed', 'zoomed', LOOKS_SEED, 1))}")
+    real_dirs += [work / f"real_train_{FIRST_SET_REPEAT}", work / "real_train_zoomed"]
+    log(f"real sets ({time.time() - t:.0f} s)")
+    render_dirs = []
+    for layout, n, seed in renders:
+        name = f"synth_v4_{layout or 'mixed'}_s{seed}"
+        render_dirs.append(write_dataset(work / name, n, seed, layout=layout, longest=640, mixed=True,
+                                         mix="v4").parent)
+        log(f"{name}: {n} scenes ({time.time() - t:.0f} s)")
+    val_dir = write_dataset(work / "synth_val_v4_s10", val, 10, longest=640, mixed=True, mix="v4").parent
+    data = work / "gpu_mix.yaml"
+    train = [d for d in real_dirs for _ in range(real_repeat)] + render_dirs
+    data.write_text("train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in train)
+                    + f"val: {(val_dir / 'images').resolve()}\nnc: 2\nnames: ['index', 'card']\n")
+    log(f"data: {data} ({time.time() - t:.0f} s)")
+    return data
+
+
+def _offline_lite0_layer() -> None:
+    """The checkpoint's yaml builds Lite0's backbone with its ImageNet weights, whose 18 MB
+    package is not carried: the checkpoint's own weights replace them right after."""
+    from vision.train import lite0_backbone
+
+    build = lite0_backbone.Lite0Backbone.__init__
+
+    def without_imagenet(self, pretrained=True, last_block=lite0_backbone.STAGE_ENDS[-1]):
+        build(self, False, last_block)
+
+    lite0_backbone.Lite0Backbone.__init__ = without_imagenet
+
+
+def _stand_in_polars(site: Path) -> None:
+    """Ultralytics reads results.csv back with polars inside a try; a stand-in that raises is enough."""
+    try:
+        import polars  # noqa: F401
+        return
+    except ImportError:
+        pass
+    (site / "polars").mkdir(parents=True, exist_ok=True)
+    (site / "polars" / "__init__.py").write_text(
+        "def read_csv(*args, **kwargs):\n    raise ImportError('polars is not on this machine')\n")
+    sys.path.insert(0, str(site))
+
+
+def _copy_out(out: Path, keep: set):
+    """After every epoch: the EMA weights stripped to ``out/last.pt`` (and ``epochN.pt`` for the
+    epochs in ``keep``, fractions of the time box's epoch count), with the curve."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    def copy(trainer) -> None:
+        if not trainer.last.exists():
+            return
+        epoch = trainer.epoch + 1
+        strip_optimizer(str(trainer.last), str(out / "last.pt"))
+        if any(round(f * trainer.epochs) == epoch for f in keep) and not (out / f"epoch{epoch}.pt").exists():
+            shutil.copy(out / "last.pt", out / f"epoch{epoch}.pt")
+        if trainer.csv.exists():
+            shutil.copy(trainer.csv, out / "results.csv")
+        print(f"epoch {epoch}/{trainer.epochs} copied ({time.time() - trainer.train_time_start:.0f} s)", flush=True)
+    return copy
+
+
+def train(pack_dir: Path, out: Path, work: Path, budget_s: float, renders, val: int, real_repeat: int,
+          device: str, imgsz: int, batch: int, workers: int, lr0: float, lrf: float, epochs: int,
+          limit_real: int | None = None, keep=(1 / 3, 2 / 3)) -> Path:
+    started = time.time()
+    pack_dir, out, work = Path(pack_dir).resolve(), Path(out).resolve(), Path(work).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
+    os.environ["CRIB_ART_CACHE"] = str(work / "art")
+    from vision.synth.art import cache_dir
+
+    unpack_art(pack_dir, cache_dir())
+    data = build_training_data(pack_dir, work, renders, val, real_repeat, limit_real)
+    _stand_in_polars(work / "site")
+    _offline_lite0_layer()
+    from vision.train.detector import DetectorRecipe, _common_train_args, _training_yolo
+
+    YOLO = _training_yolo(work)
+    model = YOLO(str(pack_dir / "start.pt"))
+    model.add_callback("on_fit_epoch_end", _copy_out(out, set(keep)))
+    hours = max(budget_s - (time.time() - started), 60) / 3600
+    recipe = DetectorRecipe(imgsz=imgsz, batch=batch, cache="ram", hours=hours, threads=0)
+    args = _common_train_args(data, work, recipe, device)
+    args.update(workers=workers, deterministic=False)
+    print(f"training {hours * 60:.1f} min from {time.time() - started:.0f} s", flush=True)
+    model.train(**args, name="gpu", epochs=epochs, mosaic=0.0, close_mosaic=0, lr0=lr0, lrf=lrf,
+                warmup_epochs=0.0)
+    return out / "last.pt"
+
+
+def render_spec(text: str) -> tuple[str | None, int, int]:
+    """``LAYOUT:N:SEED`` (``mixed`` for the mix's own layouts) as (layout, n, seed)."""
+    parts = text.split(":")
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        raise argparse.ArgumentTypeError(f"expected LAYOUT:N:SEED, got {text!r}")
+    return (None if parts[0] == "mixed" else parts[0]), int(parts[1]), int(parts[2])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("pack", help="write the folder a device run carries")
+    p.add_argument("--real", type=Path, required=True, help="a real_mix.build_data work folder (its real sets)")
+    p.add_argument("--start", type=Path, required=True, help="the checkpoint to start from")
+    p.add_argument("--out", type=Path, default=Path(".gpu"))
+    p.add_argument("--no-wheels", action="store_true")
+    t = commands.add_parser("train", help="render and train on this machine (the device)")
+    t.add_argument("--pack", type=Path, default=Path(".gpu"))
+    t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--work", type=Path, default=Path("/tmp/gpu_work"))
+    t.add_argument("--budget-s", type=float, required=True, help="wall clock for everything, training fitted to it")
+    t.add_argument("--render", type=render_spec, action="append", default=[], metavar="LAYOUT:N:SEED")
+    t.add_argument("--val", type=int, default=40)
+    t.add_argument("--real-repeat", type=int, default=1)
+    t.add_argument("--device", default="0")
+    t.add_argument("--imgsz", type=int, default=640)
+    t.add_argument("--batch", type=int, default=64)
+    t.add_argument("--workers", type=int, default=14)
+    t.add_argument("--lr0", type=float, default=0.0004)
+    t.add_argument("--lrf", type=float, default=0.1)
+    t.add_argument("--epochs", type=int, default=30, help="re-planned by the time box after the first epoch")
+    t.add_argument("--limit-real", type=int, default=None, help="only this many photos a real set (a dry run)")
+    args = parser.parse_args(argv)
+    if args.command == "pack":
+        pack(args.real, args.start, args.out, wheels=not args.no_wheels)
+    else:
+        train(args.pack, args.out, args.work, args.budget_s, args.render, args.val, args.real_repeat, args.device,
+              args.imgsz, args.batch, args.workers, args.lr0, args.lrf, args.epochs, args.limit_real)
+
+
+if __name__ == "__main__":
+    main()
