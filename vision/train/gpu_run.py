@@ -26,12 +26,14 @@ done before a device call (``tests/vision/test_gpu_run.py``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ART_QUALITY = 85  # WebP quality of the carried art: alpha kept, ~5x smaller than PNG
@@ -46,8 +48,10 @@ CARRIED_SMALLER = ("real_poker", "real_poker_zoomed")
 
 # --- pack (here) ---------------------------------------------------------------------------------
 
-def pack(real: Path, start: Path, out: Path, wheels: bool = True, log=print) -> dict:
-    """Write the folder a device run carries; returns its sizes in MB."""
+def pack(real: Path, start: Path, out: Path, wheels: bool = True, decks: tuple[str, ...] | None = None,
+         log=print) -> dict:
+    """Write the folder a device run carries; returns its sizes in MB. ``decks``: the art to carry
+    (default: every training deck; the renders there draw from the decks carried)."""
     import cv2
 
     from vision.synth.art import TRAIN_DECKS, cache_dir
@@ -57,7 +61,7 @@ def pack(real: Path, start: Path, out: Path, wheels: bool = True, log=print) -> 
     shutil.rmtree(out, ignore_errors=True)
     (out / "art").mkdir(parents=True)
     packaged_surfaces()  # the downsized copies exist before they are packed
-    for name in (*TRAIN_DECKS, "surfaces"):
+    for name in (*(decks or TRAIN_DECKS), "surfaces"):
         source, target = cache_dir() / name, out / "art" / name
         target.mkdir()
         for file in sorted(source.iterdir()):
@@ -129,6 +133,15 @@ def unpack_art(pack_dir: Path, cache: Path) -> None:
             path.touch()
 
 
+def packed_decks(pack_dir: Path) -> tuple[str, ...] | None:
+    """The decks a pack carries; None when it is every training deck (the renders are then the
+    same scenes as ``real_mix.build_data``'s for the same seeds)."""
+    from vision.synth.art import TRAIN_DECKS
+
+    decks = tuple(sorted(p.name for p in (pack_dir / "art").iterdir() if p.is_dir() and p.name != "surfaces"))
+    return None if set(decks) == set(TRAIN_DECKS) else decks
+
+
 def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | None, int, int]], val: int,
                         real_repeat: int, limit_real: int | None = None, log=print) -> Path:
     """The real sets (carried + made again) and fresh renders; returns the data yaml."""
@@ -152,13 +165,13 @@ def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | No
     log(f"close-ups: {json.dumps(write_variant_set(first, work / 'real_train_zoomed', 'zoomed', LOOKS_SEED, 1))}")
     real_dirs += [work / f"real_train_{FIRST_SET_REPEAT}", work / "real_train_zoomed"]
     log(f"real sets ({time.time() - t:.0f} s)")
-    render_dirs = []
+    render_dirs, decks = [], packed_decks(pack_dir)
     for layout, n, seed in renders:
         name = f"synth_v4_{layout or 'mixed'}_s{seed}"
         render_dirs.append(write_dataset(work / name, n, seed, layout=layout, longest=640, mixed=True,
-                                         mix="v4").parent)
+                                         mix="v4", decks=decks).parent)
         log(f"{name}: {n} scenes ({time.time() - t:.0f} s)")
-    val_dir = write_dataset(work / "synth_val_v4_s10", val, 10, longest=640, mixed=True, mix="v4").parent
+    val_dir = write_dataset(work / "synth_val_v4_s10", val, 10, longest=640, mixed=True, mix="v4", decks=decks).parent
     data = work / "gpu_mix.yaml"
     train = [d for d in real_dirs for _ in range(real_repeat)] + render_dirs
     data.write_text("train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in train)
@@ -167,7 +180,8 @@ def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | No
     return data
 
 
-def _offline_lite0_layer() -> None:
+@contextlib.contextmanager
+def _lite0_without_imagenet():
     """The checkpoint's yaml builds Lite0's backbone with its ImageNet weights, whose 18 MB
     package is not carried: the checkpoint's own weights replace them right after."""
     from vision.train import lite0_backbone
@@ -178,6 +192,23 @@ def _offline_lite0_layer() -> None:
         build(self, False, last_block)
 
     lite0_backbone.Lite0Backbone.__init__ = without_imagenet
+    try:
+        yield
+    finally:
+        lite0_backbone.Lite0Backbone.__init__ = build
+
+
+@contextlib.contextmanager
+def _art_cache(root: Path):
+    kept = os.environ.get("CRIB_ART_CACHE")
+    os.environ["CRIB_ART_CACHE"] = str(root)
+    try:
+        yield
+    finally:
+        if kept is None:
+            os.environ.pop("CRIB_ART_CACHE", None)
+        else:
+            os.environ["CRIB_ART_CACHE"] = kept
 
 
 def _stand_in_polars(site: Path) -> None:
@@ -211,32 +242,51 @@ def _copy_out(out: Path, keep: set):
     return copy
 
 
-def train(pack_dir: Path, out: Path, work: Path, budget_s: float, renders, val: int, real_repeat: int,
-          device: str, imgsz: int, batch: int, workers: int, lr0: float, lrf: float, epochs: int,
-          limit_real: int | None = None, keep=(1 / 3, 2 / 3)) -> Path:
+@dataclass(frozen=True)
+class DeviceRun:
+    """What a run there renders and how it trains (the defaults: the session-18 run on an H200)."""
+
+    renders: tuple[tuple[str | None, int, int], ...] = ((None, 1600, 9), ("two_hands_crib_starter", 2000, 40),
+                                                        ("fan", 1400, 41))
+    val: int = 40
+    real_repeat: int = 2  # the real sets twice an epoch: about half of it, as in real_mix's 2,448 of 4,048
+    device: str = "0"
+    imgsz: int = 640
+    batch: int = 64  # ultralytics' nominal batch: one optimizer step a batch, as batch 8 x 8 on the CPU
+    workers: int = 14
+    lr0: float = 0.0004
+    lrf: float = 0.1
+    epochs: int = 30  # the time box plans them again after the first epoch
+    budget_s: float | None = None  # wall clock for everything (training fitted to what is left); None: untimed
+    keep: tuple[float, ...] = (1 / 3, 2 / 3)  # epochs kept beside last.pt, as fractions of the planned ones
+
+
+def train(pack_dir: Path, out: Path, work: Path, run: DeviceRun, limit_real: int | None = None) -> Path:
+    """Unpack, build the data and fine-tune from the pack's start weights; returns ``out/last.pt``."""
     started = time.time()
     pack_dir, out, work = Path(pack_dir).resolve(), Path(out).resolve(), Path(work).resolve()
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
-    os.environ["CRIB_ART_CACHE"] = str(work / "art")
     from vision.synth.art import cache_dir
 
-    unpack_art(pack_dir, cache_dir())
-    data = build_training_data(pack_dir, work, renders, val, real_repeat, limit_real)
+    with _art_cache(work / "art"):
+        unpack_art(pack_dir, cache_dir())
+        data = build_training_data(pack_dir, work, list(run.renders), run.val, run.real_repeat, limit_real)
     _stand_in_polars(work / "site")
-    _offline_lite0_layer()
     from vision.train.detector import DetectorRecipe, _common_train_args, _training_yolo
 
     YOLO = _training_yolo(work)
-    model = YOLO(str(pack_dir / "start.pt"))
-    model.add_callback("on_fit_epoch_end", _copy_out(out, set(keep)))
-    hours = max(budget_s - (time.time() - started), 60) / 3600
-    recipe = DetectorRecipe(imgsz=imgsz, batch=batch, cache="ram", hours=hours, threads=0)
-    args = _common_train_args(data, work, recipe, device)
-    args.update(workers=workers, deterministic=False)
-    print(f"training {hours * 60:.1f} min from {time.time() - started:.0f} s", flush=True)
-    model.train(**args, name="gpu", epochs=epochs, mosaic=0.0, close_mosaic=0, lr0=lr0, lrf=lrf,
-                warmup_epochs=0.0)
+    hours = None if run.budget_s is None else max(run.budget_s - (time.time() - started), 60) / 3600
+    recipe = DetectorRecipe(imgsz=run.imgsz, batch=run.batch, cache="ram", hours=hours, threads=0)
+    args = _common_train_args(data, work, recipe, run.device)
+    args.update(workers=run.workers, deterministic=False)
+    print(f"training {f'{hours * 60:.1f} min' if hours else f'{run.epochs} epochs'} from "
+          f"{time.time() - started:.0f} s", flush=True)
+    with _lite0_without_imagenet():
+        model = YOLO(str(pack_dir / "start.pt"))
+        model.add_callback("on_fit_epoch_end", _copy_out(out, set(run.keep)))
+        model.train(**args, name="gpu", epochs=run.epochs, mosaic=0.0, close_mosaic=0, lr0=run.lr0, lrf=run.lrf,
+                    warmup_epochs=0.0)
     return out / "last.pt"
 
 
@@ -261,23 +311,21 @@ def main(argv=None) -> None:
     t.add_argument("--out", type=Path, required=True)
     t.add_argument("--work", type=Path, default=Path("/tmp/gpu_work"))
     t.add_argument("--budget-s", type=float, required=True, help="wall clock for everything, training fitted to it")
-    t.add_argument("--render", type=render_spec, action="append", default=[], metavar="LAYOUT:N:SEED")
-    t.add_argument("--val", type=int, default=40)
-    t.add_argument("--real-repeat", type=int, default=1)
-    t.add_argument("--device", default="0")
-    t.add_argument("--imgsz", type=int, default=640)
-    t.add_argument("--batch", type=int, default=64)
-    t.add_argument("--workers", type=int, default=14)
-    t.add_argument("--lr0", type=float, default=0.0004)
-    t.add_argument("--lrf", type=float, default=0.1)
-    t.add_argument("--epochs", type=int, default=30, help="re-planned by the time box after the first epoch")
+    t.add_argument("--render", type=render_spec, action="append", default=[], metavar="LAYOUT:N:SEED",
+                   help="scenes to render there (repeatable; default: DeviceRun.renders)")
+    defaults = DeviceRun()
+    for name in ("val", "real_repeat", "device", "imgsz", "batch", "workers", "lr0", "lrf", "epochs"):
+        value = getattr(defaults, name)
+        t.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     t.add_argument("--limit-real", type=int, default=None, help="only this many photos a real set (a dry run)")
     args = parser.parse_args(argv)
     if args.command == "pack":
         pack(args.real, args.start, args.out, wheels=not args.no_wheels)
-    else:
-        train(args.pack, args.out, args.work, args.budget_s, args.render, args.val, args.real_repeat, args.device,
-              args.imgsz, args.batch, args.workers, args.lr0, args.lrf, args.epochs, args.limit_real)
+        return
+    settings = {k: getattr(args, k) for k in ("val", "real_repeat", "device", "imgsz", "batch", "workers", "lr0", "lrf",
+                                              "epochs", "budget_s")}
+    run = DeviceRun(**settings, **({"renders": tuple(args.render)} if args.render else {}))
+    train(args.pack, args.out, args.work, run, args.limit_real)
 
 
 if __name__ == "__main__":
