@@ -1,0 +1,137 @@
+"""Where the rendered scenes' missed cards are lost (issue 39): per missed card (a visible index,
+the card not reported), the recogniser's read index boxes on its visible indices say which stage
+lost it:
+
+- ``not detected``: no index box covers a visible index (the detector's part);
+- ``misread``: the best box there reads another card (the reader's part; ``runner-up right`` when
+  its second choice was the card);
+- ``read right, dropped``: the box reads the card and the logic after it dropped it (``sure``: the
+  reader gave it >= 0.5; the card's score is the detector's score x the reader's probability).
+
+    nice -n 15 python bench/misses.py [--models DIR] [--n 100] [--tuning] [--layout fan] [--verbose]
+
+The bench scenes (seeds 9,000,000+) are judged only; choose values on ``--tuning`` scenes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).absolute().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+
+COVERED = 0.3  # share of a visible index a read box must cover to be a reading of it
+SURE_READ = 0.5
+KINDS = ("not detected", "misread", "misread (runner-up right)", "read right, dropped (sure)",
+         "read right, dropped (unsure)")
+
+
+def covered_share(box: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """(N,) share of ``truth`` (4,) that each of ``box`` (N, 4) covers."""
+    x0, y0 = np.maximum(box[:, 0], truth[0]), np.maximum(box[:, 1], truth[1])
+    x1, y1 = np.minimum(box[:, 2], truth[2]), np.minimum(box[:, 3], truth[3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    return inter / max(float((truth[2] - truth[0]) * (truth[3] - truth[1])), 1e-6)
+
+
+def where_lost(code: str, visible_boxes: list, indices) -> tuple[str, dict]:
+    """Which stage lost the card ``code`` whose visible index boxes are ``visible_boxes`` (photo
+    pixels), given the read index boxes ``indices`` (``vision.detections.Detections`` with reads)."""
+    from vision.classes import CARD_CODES
+
+    if not len(indices):
+        return "not detected", {}
+    share = np.max([covered_share(indices.xyxy, np.asarray(b, float)) for b in visible_boxes], axis=0)
+    best = int(np.argmax(share))
+    if share[best] <= COVERED:
+        return "not detected", {}
+    read = CARD_CODES[indices.card_id[best]] if indices.card_id[best] >= 0 else None
+    reader = float(indices.reader[best])
+    found = {"read": read, "reader": round(reader, 2), "box_score": round(float(indices.confidence[best]), 2)}
+    if read == code:
+        return f"read right, dropped ({'sure' if reader >= SURE_READ else 'unsure'})", found
+    runner_up = CARD_CODES[indices.runner_up_id[best]] if indices.runner_up_id[best] >= 0 else None
+    return ("misread (runner-up right)" if runner_up == code else "misread"), found
+
+
+def capture_final(recognizer, pixels, name: str) -> dict:
+    """The recogniser's final result (after ``amend``: phantoms dropped, index columns added) and
+    its read index boxes."""
+    kept = {}
+    original = recognizer.amend
+
+    def spy(result, reads, photo):
+        kept.update(recognition=original(result, reads, photo), indices=reads.indices)
+        return kept["recognition"]
+
+    recognizer.amend = spy
+    try:
+        recognizer.recognize(pixels, name)
+    finally:
+        del recognizer.amend
+    return kept
+
+
+def losses(items) -> list[dict]:
+    """One row per missed visible card of captured scenes (``phantoms.capture_rendered`` with
+    ``capture_final``)."""
+    rows = []
+    for item in items:
+        reported = {c.card for c in item["recognition"].cards}
+        for card in item["annotation"]["cards"]:
+            visible = [i["box"] for i in card["indices"] if i["visible"]]
+            if not visible or card["card"] in reported:
+                continue
+            kind, found = where_lost(card["card"], visible, item["indices"])
+            rows.append({"scene": item["name"], "layout": item["family"], "card": card["card"], "lost": kind, **found})
+    return rows
+
+
+def report(rows: list[dict], cards: int, verbose: bool) -> None:
+    print(f"{len(rows)} of {cards} visible cards missed")
+    layouts = sorted({r["layout"] for r in rows})
+    print("| layout | " + " | ".join(KINDS) + " |")
+    print("|---|" + "---|" * len(KINDS))
+    for layout in [*layouts, "all"]:
+        counts = Counter(r["lost"] for r in rows if layout in ("all", r["layout"]))
+        print(f"| {layout} | " + " | ".join(str(counts[k]) for k in KINDS) + " |")
+    if verbose:
+        for r in rows:
+            print(r)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=None, help="models folder (default models/)")
+    parser.add_argument("--n", type=int, default=100)
+    parser.add_argument("--mix", default="v4")
+    parser.add_argument("--tuning", action="store_true", help="tuning scenes (seeds 8,500,000+), where values are chosen")
+    parser.add_argument("--layout", default=None, help="render this layout only (fan: fans and overlapping rows)")
+    parser.add_argument("--verbose", action="store_true", help="list every missed card")
+    args = parser.parse_args(argv)
+    if args.models is not None and not (args.models / "models.json").exists():
+        parser.exit(2, f"error: {args.models}: no models.json (not a model folder)\n")
+    if args.n < 1:
+        parser.exit(2, "error: --n must be at least 1\n")
+    import phantoms
+
+    from vision.pipeline import Recognizer
+
+    phantoms.capture_one = capture_final  # the result the player sees, not the table stage's
+    items = phantoms.capture_rendered(Recognizer(args.models, backend="onnxruntime"), args.n, args.mix, args.tuning,
+                                      args.layout)
+    cards = sum(len(item["visible"]) for item in items)
+    print(f"{'tuning' if args.tuning else 'bench'} scenes: {len(items)} (mix {args.mix}"
+          f"{f', {args.layout} only' if args.layout else ''}), models {args.models or 'models/'}")
+    report(losses(items), cards, args.verbose)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

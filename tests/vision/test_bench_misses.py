@@ -1,0 +1,68 @@
+"""bench/misses.py: which stage lost a missed card, from the read index boxes on its visible indices."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classes import CARD_INDEX
+from vision.detections import Detections
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture(scope="module")
+def misses():
+    spec = importlib.util.spec_from_file_location("bench_misses", BENCH / "misses.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_misses"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _reads(*rows):
+    """Index rows: (box, box score, card read, reader probability, runner-up)."""
+    return Detections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
+                      np.zeros(len(rows), np.int64), card_id=np.array([CARD_INDEX[r[2]] for r in rows]),
+                      card_confidence=np.array([r[3] for r in rows]),
+                      runner_up_id=np.array([CARD_INDEX[r[4]] for r in rows]),
+                      runner_up_confidence=np.full(len(rows), 0.1))
+
+
+INDEX = [100, 100, 120, 140]  # a visible index of the missed card
+
+
+@pytest.mark.parametrize("rows, lost", [
+    ([], "not detected"),
+    ([([300, 300, 320, 340], 0.9, "5H", 0.99, "6H")], "not detected"),  # a box elsewhere
+    ([([114, 100, 134, 140], 0.9, "5H", 0.99, "6H")], "not detected"),  # covers 30 %: not a reading of it
+    ([([104, 102, 122, 141], 0.6, "6H", 0.7, "5H")], "misread (runner-up right)"),
+    ([([104, 102, 122, 141], 0.6, "6H", 0.7, "9C")], "misread"),
+    ([([104, 102, 122, 141], 0.3, "5H", 0.8, "6H")], "read right, dropped (sure)"),
+    ([([104, 102, 122, 141], 0.3, "5H", 0.3, "6H")], "read right, dropped (unsure)"),
+    # the box covering the index best speaks for it, not a better-scored one beside it
+    ([([110, 100, 130, 140], 0.9, "6H", 0.99, "9C"), ([100, 100, 120, 140], 0.3, "5H", 0.6, "6H")],
+     "read right, dropped (sure)"),
+])
+def test_the_stage_that_lost_a_card(misses, rows, lost):
+    kind, found = misses.where_lost("5H", [INDEX], _reads(*rows) if rows else Detections.empty())
+    assert kind == lost
+    assert (found == {}) == (kind == "not detected")
+
+
+def test_losses_counts_only_visible_cards_not_reported(misses):
+    from vision.results import RecognizedCard, Recognition
+
+    reported = RecognizedCard("2C", 0.9, (0, 0, 10, 10), False, None, 0.0)
+    recognition = Recognition("scene", 640, 480, (reported,), (), ())
+    annotation = {"cards": [
+        {"card": "2C", "indices": [{"box": [0, 0, 10, 10], "visible": True}]},  # reported
+        {"card": "3D", "indices": [{"box": [50, 50, 60, 70], "visible": False}]},  # no visible index
+        {"card": "5H", "indices": [{"box": INDEX, "visible": True}, {"box": [0, 0, 0, 0], "visible": False}]},
+    ]}
+    item = {"name": "scene", "family": "fan", "recognition": recognition, "annotation": annotation,
+            "indices": _reads(([104, 102, 122, 141], 0.6, "6H", 0.7, "5H"))}
+    rows = misses.losses([item])
+    assert [(r["card"], r["lost"], r["read"]) for r in rows] == [("5H", "misread (runner-up right)", "6H")]
