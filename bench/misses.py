@@ -89,7 +89,9 @@ def losses(items) -> list[dict]:
             if not visible or card["card"] in reported:
                 continue
             kind, found = where_lost(card["card"], visible, item["indices"])
-            rows.append({"scene": item["name"], "layout": item["family"], "card": card["card"], "lost": kind, **found})
+            tallest = max(b[3] - b[1] for b in visible)  # the index's height in the photo, px
+            rows.append({"scene": item["name"], "layout": item["family"], "card": card["card"], "lost": kind,
+                         "index_px": round(float(tallest)), **found})
     return rows
 
 
@@ -101,6 +103,8 @@ def report(rows: list[dict], cards: int, verbose: bool) -> None:
     for layout in [*layouts, "all"]:
         counts = Counter(r["lost"] for r in rows if layout in ("all", r["layout"]))
         print(f"| {layout} | " + " | ".join(str(counts[k]) for k in KINDS) + " |")
+    heights = {kind: [r["index_px"] for r in rows if r["lost"] == kind] for kind in KINDS}
+    print("index height (px), median: " + ", ".join(f"{k} {int(np.median(v))}" for k, v in heights.items() if v))
     if verbose:
         for r in rows:
             print(r)

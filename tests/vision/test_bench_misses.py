@@ -65,4 +65,4 @@ def test_losses_counts_only_visible_cards_not_reported(misses):
     item = {"name": "scene", "family": "fan", "recognition": recognition, "annotation": annotation,
             "indices": _reads(([104, 102, 122, 141], 0.6, "6H", 0.7, "5H"))}
     rows = misses.losses([item])
-    assert [(r["card"], r["lost"], r["read"]) for r in rows] == [("5H", "misread (runner-up right)", "6H")]
+    assert [(r["card"], r["lost"], r["read"], r["index_px"]) for r in rows] == [("5H", "misread (runner-up right)", "6H", 40)]
