@@ -148,8 +148,12 @@ def _card_tint(rng, face: np.ndarray) -> np.ndarray:
 
 def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...] | None = None,
                  size: tuple[int, int] = DEFAULT_SIZE, packaged_surfaces: bool = True,
-                 table_conventions: bool = False, mix: str = "v2") -> tuple[np.ndarray, dict]:
+                 table_conventions: bool = False, mix: str = "v2",
+                 index_shares: bool = False) -> tuple[np.ndarray, dict]:
     """Render one photo-like scene; returns (BGR uint8 image, annotation dict).
+
+    ``index_shares=True`` also gives each index the share of it that shows (``"shown"``, 0-1: the
+    reader's sliver crops); off, the annotation is the one the committed samples hold.
 
     ``packaged_surfaces=False`` draws only procedural table textures (used for the shipped samples).
     ``table_conventions=True`` lays groups out as players do (see ``layouts``): bench and samples.
@@ -189,7 +193,7 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
 
     annotation = {
         "image": "", "width": w, "height": h, "seed": int(seed), "deck": deck_name, "layout": layout,
-        "cards": _annotate(cards, masks, covered, w, h),
+        "cards": _annotate(cards, masks, covered, w, h, index_shares),
         "groups": [{"role": role, "cards": list(cs)} for role, cs in groups],
         "objects_over_cards": occluders,
     }
@@ -287,7 +291,7 @@ def _cover(rng, image: np.ndarray, cards, made, turn: float, view) -> tuple[np.n
     return covered, occluders
 
 
-def _annotate(cards, masks, covered: np.ndarray, w: int, h: int) -> list[dict]:
+def _annotate(cards, masks, covered: np.ndarray, w: int, h: int, index_shares: bool = False) -> list[dict]:
     """Cards bottom to top with their boxes and which indices show (>= VISIBLE_FRACTION unoccluded
     by cards above and ``covered``, and in frame); cards wholly out of frame are left out."""
     covered = covered.copy()
@@ -306,6 +310,8 @@ def _annotate(cards, masks, covered: np.ndarray, w: int, h: int) -> list[dict]:
             seen = np.count_nonzero(quad_mask.astype(bool) & visible_mask)
             ibox = _clip_box(quad, w, h)
             indices.append({"box": ibox or [0.0, 0.0, 0.0, 0.0], "visible": bool(ibox is not None and seen / area >= VISIBLE_FRACTION)})
+            if index_shares:
+                indices[-1]["shown"] = round(min(float(seen) / area, 1.0), 3) if ibox is not None else 0.0
         card_area = max(cv2.contourArea(outline.astype(np.float32)), 1e-6)
         annotated.append({
             "card": code,

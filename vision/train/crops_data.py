@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.classes import CARD_INDEX
 from vision.crops import CROP_MARGIN, CROP_SIZE, crop_square
-from vision.synth.scene import render_scene, scene_seed
+from vision.synth.scene import VISIBLE_FRACTION, render_scene, scene_seed
 from vision.train.box_error import BoxError
 
 # The jitter models v1/v2's classifier was trained with (a guess at a detector's error).
@@ -40,19 +40,28 @@ def jitter_box(rng: np.random.Generator, box, error: BoxError = V2_JITTER):
 
 def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2",
                 jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
-                table_conventions: bool = False, decks: tuple[str, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                table_conventions: bool = False, decks: tuple[str, ...] | None = None,
+                slivers: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N, crop_size, crop_size, 3 RGB uint8) and labels (N,) from one rendered scene
-    (``layout`` None: the mix's choice of layout; ``decks`` None: the mix's decks)."""
+    (``layout`` None: the mix's choice of layout; ``decks`` None: the mix's decks). ``slivers``:
+    also crop the indices partly covered by the card above (at least this share shows, under
+    ``VISIBLE_FRACTION``), as fans and rows show them (issue 39, item 3); the visible indices'
+    crops stay the same."""
     image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions,
-                                     decks=decks)
+                                     decks=decks, index_shares=slivers is not None)
     rng = np.random.default_rng([seed, 11])
+    sliver_rng = np.random.default_rng([seed, 12])  # its own: the visible crops do not move
     crops, labels = [], []
     for card in annotation["cards"]:
         for index in card["indices"]:
-            if not index["visible"]:
+            if index["visible"]:
+                chance = rng
+            elif slivers is not None and index["shown"] >= slivers:
+                chance = sliver_rng
+            else:
                 continue
             for k in range(per_index):
-                box = index["box"] if k == 0 else jitter_box(rng, index["box"], jitter)
+                box = index["box"] if k == 0 else jitter_box(chance, index["box"], jitter)
                 crops.append(crop_square(image, box, crop_size, CROP_MARGIN))
                 labels.append(CARD_INDEX[card["card"]])
     if not crops:
@@ -61,19 +70,22 @@ def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2"
 
 
 def _job(args):
-    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks = args
+    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks, slivers = args
     return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter, crop_size=crop_size, layout=layout,
-                       table_conventions=table_conventions, decks=decks)
+                       table_conventions=table_conventions, decks=decks, slivers=slivers)
 
 
 def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None, mix: str = "v2",
                 jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
-                table_conventions: bool = False, decks: tuple[str, ...] | None = None) -> Path:
+                table_conventions: bool = False, decks: tuple[str, ...] | None = None,
+                slivers: float | None = None) -> Path:
     """Render ``scenes`` scenes and save their crops to ``out`` (.npz with crops, labels); ``layout``
-    and ``table_conventions`` as ``render_scene`` takes them (the reader's weak layouts, issue 20).
-    ``workers`` 0 renders in this process (a few scenes: no pool to start)."""
-    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks) for i in range(scenes)]
+    and ``table_conventions`` as ``render_scene`` takes them (the reader's weak layouts, issue 20);
+    ``slivers`` as ``scene_crops`` takes it. ``workers`` 0 renders in this process (a few scenes:
+    no pool to start)."""
+    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks, slivers)
+            for i in range(scenes)]
     all_crops, all_labels = [], []
 
     def keep(done, crops, labels):
@@ -119,11 +131,15 @@ def main(argv=None) -> None:
     parser.add_argument("--table-conventions", action="store_true", help="groups laid out as players do")
     parser.add_argument("--crop-size", type=positive, default=80)
     parser.add_argument("--workers", type=positive)
+    parser.add_argument("--slivers", type=float, metavar="SHARE",
+                        help=f"also crop indices partly covered, at least SHARE of them showing (under {VISIBLE_FRACTION})")
     args = parser.parse_args(argv)
+    if args.slivers is not None and not 0 < args.slivers < VISIBLE_FRACTION:
+        parser.error(f"--slivers must be between 0 and {VISIBLE_FRACTION}, got {args.slivers}")
     try:
         out = build_crops(args.out, args.scenes, args.seed, args.per_index, args.workers, mix=args.mix,
                           jitter=MEASURED_JITTER, crop_size=args.crop_size, layout=args.layout,
-                          table_conventions=args.table_conventions)
+                          table_conventions=args.table_conventions, slivers=args.slivers)
     except ValueError as exc:  # a deck the mix needs and that is not built: one line, exit 2
         parser.error(str(exc))
     print(f"{len(np.load(out)['labels'])} crops -> {out}")
