@@ -32,7 +32,8 @@ def _fake_real_sets(tmp_path: Path) -> Path:
 
 def test_pack_carries_small_art_and_photos_no_larger_than_training_sees(tmp_path):
     real = _fake_real_sets(tmp_path)
-    sizes = gpu_run.pack(real, START, tmp_path / "pack", wheels=False, decks=("kennard",), log=lambda m: None)
+    sizes = gpu_run.pack(real, START, tmp_path / "pack", wheels=False, decks=("kennard",),
+                         archive=tmp_path / "carried" / "pack.tgz", log=lambda m: None)
 
     art = tmp_path / "pack" / "art" / "kennard"
     faces = sorted(art.glob("*.webp"))
@@ -47,6 +48,11 @@ def test_pack_carries_small_art_and_photos_no_larger_than_training_sees(tmp_path
     kept = next((tmp_path / "pack" / "real" / "real_train" / "images").iterdir())
     assert kept.read_bytes() == (real / "real_train" / "images" / kept.name).read_bytes()  # as they are
     assert sizes["start.pt"] > 1 and sizes["total"] < 64
+    import tarfile
+
+    with tarfile.open(tmp_path / "carried" / "pack.tgz") as tar:  # what a device call carries and unpacks
+        names = set(tar.getnames())
+    assert {"pack/start.pt", "pack/art/kennard/5H.webp", f"pack/real/real_train/images/{kept.name}"} <= names
 
 
 def test_packed_run_renders_trains_and_copies_stripped_weights_out(tmp_path):

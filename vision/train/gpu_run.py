@@ -16,8 +16,16 @@ holds what the run needs, small:
 and copies the EMA weights, stripped (5.4 MB), to ``--out`` after every epoch, so a run stopped
 at its limit still returns its last epoch.
 
-    python -m vision.train.gpu_run pack --real build/gpu/work --start START.pt --out .gpu
-    python3 -m vision.train.gpu_run train --pack .gpu --out $OUT --budget-s 500     # there
+    python -m vision.train.gpu_run pack --real build/gpu/work --start START.pt --out .gpu \
+        --archive .gpu_pack/pack.tgz                           # here (.gpu_pack ignored, carried)
+    tar -xzf .gpu_pack/pack.tgz && python3 -m pip install -q --no-index --no-deps --target /tmp/site \
+        .gpu/wheels/*.whl && PYTHONPATH=/tmp/site:$PWD \
+        python3 -m vision.train.gpu_run train --pack .gpu --out $OUT --budget-s 470    # there
+
+The archive, not the folder, is carried: the folder's 3,540 small files take 73 MB in disk
+blocks, over a call's 64 MiB; the gzipped tar is 61 MB. The checkout travels too: only
+``vision/`` is needed there (session 18 removed the other tracked files for the call and
+restored them with ``git checkout`` after).
 
 The same ``train``, run here with ``--device cpu --imgsz 128`` and a few scenes, is the check
 done before a device call (``tests/vision/test_gpu_run.py``).
@@ -32,6 +40,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,15 +58,20 @@ CARRIED_SMALLER = ("real_poker", "real_poker_zoomed")
 # --- pack (here) ---------------------------------------------------------------------------------
 
 def pack(real: Path, start: Path, out: Path, wheels: bool = True, decks: tuple[str, ...] | None = None,
-         log=print) -> dict:
-    """Write the folder a device run carries; returns its sizes in MB. ``decks``: the art to carry
-    (default: every training deck; the renders there draw from the decks carried)."""
+         archive: Path | None = None, log=print) -> dict:
+    """Write the folder a device run carries; returns its sizes in MB. ``real``: a
+    ``real_mix.build_data`` work folder (its real sets are written first when it has none: that
+    needs the real photos and ``models/``). ``decks``: the art to carry (default: every training
+    deck; the renders there draw from the decks carried). ``archive``: also write the folder as
+    one gzipped tar there."""
     import cv2
 
     from vision.synth.art import TRAIN_DECKS, cache_dir
     from vision.synth.surfaces import GIMP_PATTERNS, GNOME_BACKGROUNDS, packaged_surfaces
 
     out = Path(out)
+    if not (Path(real) / "real_train").exists():
+        _write_real_sets(Path(real), log)
     shutil.rmtree(out, ignore_errors=True)
     (out / "art").mkdir(parents=True)
     packaged_surfaces()  # the downsized copies exist before they are packed
@@ -91,8 +105,22 @@ def pack(real: Path, start: Path, out: Path, wheels: bool = True, decks: tuple[s
         _download_wheels(out / "wheels")
     sizes = {p.name: round((_size(p) if p.is_dir() else p.stat().st_size) / 1e6, 1) for p in sorted(out.iterdir())}
     sizes["total"] = round(_size(out) / 1e6, 1)
+    if archive is not None:
+        archive = Path(archive)
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(archive, "w:gz") as tar:
+            tar.add(out, arcname=out.name)
+        sizes["archive"] = round(archive.stat().st_size / 1e6, 1)
     log(f"packed {out}: {json.dumps(sizes)}")
     return sizes
+
+
+def _write_real_sets(work: Path, log) -> None:
+    """The real sets as the CPU line's ``real_mix`` writes them (phone looks and close-ups
+    included), with one rendered scene where it renders hundreds (the renders are made there)."""
+    from vision.train.real_mix import build_data
+
+    build_data(work, 1, 1, models=Path("models"), log=log, mix="v4", looks=True)
 
 
 def _download_wheels(folder: Path) -> None:
@@ -306,6 +334,7 @@ def main(argv=None) -> None:
     p.add_argument("--start", type=Path, required=True, help="the checkpoint to start from")
     p.add_argument("--out", type=Path, default=Path(".gpu"))
     p.add_argument("--no-wheels", action="store_true")
+    p.add_argument("--archive", type=Path, default=None, help="also write the folder as this .tgz (what a call carries)")
     t = commands.add_parser("train", help="render and train on this machine (the device)")
     t.add_argument("--pack", type=Path, default=Path(".gpu"))
     t.add_argument("--out", type=Path, required=True)
@@ -320,7 +349,7 @@ def main(argv=None) -> None:
     t.add_argument("--limit-real", type=int, default=None, help="only this many photos a real set (a dry run)")
     args = parser.parse_args(argv)
     if args.command == "pack":
-        pack(args.real, args.start, args.out, wheels=not args.no_wheels)
+        pack(args.real, args.start, args.out, wheels=not args.no_wheels, archive=args.archive)
         return
     settings = {k: getattr(args, k) for k in ("val", "real_repeat", "device", "imgsz", "batch", "workers", "lr0", "lrf",
                                               "epochs", "budget_s")}
