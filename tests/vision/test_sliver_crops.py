@@ -48,6 +48,8 @@ def test_sliver_crops_are_added_beside_the_same_visible_crops():
     kept = {row: label for row, label in zip(_rows(more), more_labels)}
     assert sorted(kept[row] for row in added) == sorted(slivers * 2)
     assert scene_crops(TIGHT_FAN["seed"], slivers=0.99 * VISIBLE_FRACTION, **kwargs)[0].shape[0] == len(crops)
+    alone, alone_labels = scene_crops(TIGHT_FAN["seed"], slivers=0.4, visible=False, **kwargs)
+    assert sorted(_rows(alone)) == sorted(added) and sorted(alone_labels) == sorted(slivers * 2)
 
 
 @pytest.mark.parametrize("share", ["0", "0.6", "0.9", "-0.1"])
@@ -58,3 +60,11 @@ def test_the_command_refuses_a_sliver_share_that_is_not_one(share, tmp_path, cap
         main(["--out", str(tmp_path / "c.npz"), "--scenes", "1", "--seed", "1", "--slivers", share])
     assert stop.value.code == 2
     assert "--slivers must be between 0 and 0.6" in capsys.readouterr().err
+
+
+def test_slivers_alone_need_a_share(tmp_path, capsys):
+    from vision.train.crops_data import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--out", str(tmp_path / "c.npz"), "--scenes", "1", "--seed", "1", "--slivers-only"])
+    assert stop.value.code == 2 and "--slivers-only needs --slivers SHARE" in capsys.readouterr().err

@@ -41,12 +41,12 @@ def jitter_box(rng: np.random.Generator, box, error: BoxError = V2_JITTER):
 def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2",
                 jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
                 table_conventions: bool = False, decks: tuple[str, ...] | None = None,
-                slivers: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                slivers: float | None = None, visible: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N, crop_size, crop_size, 3 RGB uint8) and labels (N,) from one rendered scene
     (``layout`` None: the mix's choice of layout; ``decks`` None: the mix's decks). ``slivers``:
     also crop the indices partly covered by the card above (at least this share shows, under
     ``VISIBLE_FRACTION``), as fans and rows show them (issue 39, item 3); the visible indices'
-    crops stay the same."""
+    crops stay the same. ``visible=False``: the slivers' crops alone (a set of them to weigh apart)."""
     image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions,
                                      decks=decks, index_shares=slivers is not None)
     rng = np.random.default_rng([seed, 11])
@@ -55,6 +55,8 @@ def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2"
     for card in annotation["cards"]:
         for index in card["indices"]:
             if index["visible"]:
+                if not visible:
+                    continue
                 chance = rng
             elif slivers is not None and index["shown"] >= slivers:
                 chance = sliver_rng
@@ -70,21 +72,21 @@ def scene_crops(seed: int, per_index: int = 3, size=(1280, 960), mix: str = "v2"
 
 
 def _job(args):
-    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks, slivers = args
+    seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks, slivers, visible = args
     return scene_crops(scene_seed(seed, i), per_index, mix=mix, jitter=jitter, crop_size=crop_size, layout=layout,
-                       table_conventions=table_conventions, decks=decks, slivers=slivers)
+                       table_conventions=table_conventions, decks=decks, slivers=slivers, visible=visible)
 
 
 def build_crops(out: Path, scenes: int, seed: int, per_index: int = 3, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None, mix: str = "v2",
                 jitter: BoxError = V2_JITTER, crop_size: int = CROP_SIZE, layout: str | None = None,
                 table_conventions: bool = False, decks: tuple[str, ...] | None = None,
-                slivers: float | None = None) -> Path:
+                slivers: float | None = None, visible: bool = True) -> Path:
     """Render ``scenes`` scenes and save their crops to ``out`` (.npz with crops, labels); ``layout``
     and ``table_conventions`` as ``render_scene`` takes them (the reader's weak layouts, issue 20);
-    ``slivers`` as ``scene_crops`` takes it. ``workers`` 0 renders in this process (a few scenes:
+    ``slivers`` and ``visible`` as ``scene_crops`` takes them. ``workers`` 0 renders in this process (a few scenes:
     no pool to start)."""
-    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks, slivers)
+    jobs = [(seed, i, per_index, mix, jitter, crop_size, layout, table_conventions, decks, slivers, visible)
             for i in range(scenes)]
     all_crops, all_labels = [], []
 
@@ -133,13 +135,17 @@ def main(argv=None) -> None:
     parser.add_argument("--workers", type=positive)
     parser.add_argument("--slivers", type=float, metavar="SHARE",
                         help=f"also crop indices partly covered, at least SHARE of them showing (under {VISIBLE_FRACTION})")
+    parser.add_argument("--slivers-only", action="store_true", help="only the partly covered indices' crops")
     args = parser.parse_args(argv)
     if args.slivers is not None and not 0 < args.slivers < VISIBLE_FRACTION:
         parser.error(f"--slivers must be between 0 and {VISIBLE_FRACTION}, got {args.slivers}")
+    if args.slivers_only and args.slivers is None:
+        parser.error("--slivers-only needs --slivers SHARE")
     try:
         out = build_crops(args.out, args.scenes, args.seed, args.per_index, args.workers, mix=args.mix,
                           jitter=MEASURED_JITTER, crop_size=args.crop_size, layout=args.layout,
-                          table_conventions=args.table_conventions, slivers=args.slivers)
+                          table_conventions=args.table_conventions, slivers=args.slivers,
+                          visible=not args.slivers_only)
     except ValueError as exc:  # a deck the mix needs and that is not built: one line, exit 2
         parser.error(str(exc))
     print(f"{len(np.load(out)['labels'])} crops -> {out}")
