@@ -64,42 +64,12 @@ def pack(real: Path, start: Path, out: Path, wheels: bool = True, decks: tuple[s
     needs the real photos and ``models/``). ``decks``: the art to carry (default: every training
     deck; the renders there draw from the decks carried). ``archive``: also write the folder as
     one gzipped tar there."""
-    import cv2
-
-    from vision.synth.art import TRAIN_DECKS, cache_dir
-    from vision.synth.surfaces import GIMP_PATTERNS, GNOME_BACKGROUNDS, packaged_surfaces
-
     out = Path(out)
     if not (Path(real) / "real_train").exists():
         _write_real_sets(Path(real), log)
     shutil.rmtree(out, ignore_errors=True)
-    (out / "art").mkdir(parents=True)
-    packaged_surfaces()  # the downsized copies exist before they are packed
-    for name in (*(decks or TRAIN_DECKS), "surfaces"):
-        source, target = cache_dir() / name, out / "art" / name
-        target.mkdir()
-        for file in sorted(source.iterdir()):
-            if file.suffix == ".png":
-                pixels = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
-                cv2.imwrite(str(target / f"{file.stem}.webp"), pixels, [cv2.IMWRITE_WEBP_QUALITY, ART_QUALITY])
-            else:
-                shutil.copy(file, target / file.name)
-    sources = [str(p) for p in sorted(GIMP_PATTERNS.rglob("*.pat"))] if GIMP_PATTERNS.exists() else []
-    sources += [str(p) for p in sorted(GNOME_BACKGROUNDS.iterdir())] if GNOME_BACKGROUNDS.exists() else []
-    (out / "art" / "texture_sources.json").write_text(json.dumps(sources))
-    for name in CARRIED_AS_IS + CARRIED_SMALLER:
-        source, target = Path(real) / name, out / "real" / name
-        (target / "images").mkdir(parents=True)
-        shutil.copytree(source / "labels", target / "labels")
-        for image in sorted((source / "images").iterdir()):
-            if name in CARRIED_AS_IS:
-                shutil.copy(image.resolve(), target / "images" / image.name)
-                continue
-            pixels = cv2.imread(str(image))
-            scale = POKER_LONGEST / max(pixels.shape[:2])
-            if scale < 1:
-                pixels = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-            cv2.imwrite(str(target / "images" / f"{image.stem}.jpg"), pixels, [cv2.IMWRITE_JPEG_QUALITY, POKER_QUALITY])
+    _pack_art(out / "art", decks)
+    _pack_real_sets(Path(real), out / "real")
     shutil.copy(start, out / "start.pt")
     if wheels:
         _download_wheels(out / "wheels")
@@ -113,6 +83,47 @@ def pack(real: Path, start: Path, out: Path, wheels: bool = True, decks: tuple[s
         sizes["archive"] = round(archive.stat().st_size / 1e6, 1)
     log(f"packed {out}: {json.dumps(sizes)}")
     return sizes
+
+
+def _pack_art(out: Path, decks: tuple[str, ...] | None) -> None:
+    """The decks' faces and the surfaces as WebP (other files as they are), and the texture sources' names."""
+    import cv2
+
+    from vision.synth.art import TRAIN_DECKS, cache_dir
+    from vision.synth.surfaces import GIMP_PATTERNS, GNOME_BACKGROUNDS, packaged_surfaces
+
+    packaged_surfaces()  # the downsized copies exist before they are packed
+    for name in (*(decks or TRAIN_DECKS), "surfaces"):
+        source, target = cache_dir() / name, out / name
+        target.mkdir(parents=True)
+        for file in sorted(source.iterdir()):
+            if file.suffix == ".png":
+                pixels = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
+                cv2.imwrite(str(target / f"{file.stem}.webp"), pixels, [cv2.IMWRITE_WEBP_QUALITY, ART_QUALITY])
+            else:
+                shutil.copy(file, target / file.name)
+    sources = [str(p) for p in sorted(GIMP_PATTERNS.rglob("*.pat"))] if GIMP_PATTERNS.exists() else []
+    sources += [str(p) for p in sorted(GNOME_BACKGROUNDS.iterdir())] if GNOME_BACKGROUNDS.exists() else []
+    (out / "texture_sources.json").write_text(json.dumps(sources))
+
+
+def _pack_real_sets(real: Path, out: Path) -> None:
+    """The carried real sets: as they are, or at POKER_LONGEST px (their labels are normalised)."""
+    import cv2
+
+    for name in CARRIED_AS_IS + CARRIED_SMALLER:
+        source, target = real / name, out / name
+        (target / "images").mkdir(parents=True)
+        shutil.copytree(source / "labels", target / "labels")
+        for image in sorted((source / "images").iterdir()):
+            if name in CARRIED_AS_IS:
+                shutil.copy(image.resolve(), target / "images" / image.name)
+                continue
+            pixels = cv2.imread(str(image))
+            scale = POKER_LONGEST / max(pixels.shape[:2])
+            if scale < 1:
+                pixels = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(target / "images" / f"{image.stem}.jpg"), pixels, [cv2.IMWRITE_JPEG_QUALITY, POKER_QUALITY])
 
 
 def _write_real_sets(work: Path, log) -> None:
