@@ -32,22 +32,15 @@ KINDS = ("not detected", "misread", "misread (runner-up right)", "read right, dr
          "read right, dropped (unsure)")
 
 
-def covered_share(box: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """(N,) share of ``truth`` (4,) that each of ``box`` (N, 4) covers."""
-    x0, y0 = np.maximum(box[:, 0], truth[0]), np.maximum(box[:, 1], truth[1])
-    x1, y1 = np.minimum(box[:, 2], truth[2]), np.minimum(box[:, 3], truth[3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    return inter / max(float((truth[2] - truth[0]) * (truth[3] - truth[1])), 1e-6)
-
-
 def where_lost(code: str, visible_boxes: list, indices) -> tuple[str, dict]:
     """Which stage lost the card ``code`` whose visible index boxes are ``visible_boxes`` (photo
     pixels), given the read index boxes ``indices`` (``vision.detections.Detections`` with reads)."""
+    from vision.boxes import box_containment
     from vision.classes import CARD_CODES
 
     if not len(indices):
         return "not detected", {}
-    share = np.max([covered_share(indices.xyxy, np.asarray(b, float)) for b in visible_boxes], axis=0)
+    share = box_containment(np.asarray(visible_boxes, np.float32), indices.xyxy).max(axis=0)  # per read box
     best = int(np.argmax(share))
     if share[best] <= COVERED:
         return "not detected", {}

@@ -16,6 +16,7 @@ class SettingsScreen(CribScreen):
     title = "Settings"
     ports_line = StringProperty("")
     demo = BooleanProperty(False)
+    naming_port = BooleanProperty(False)  # the board spinner says "Name its port": the port row shows
 
     def show(self) -> None:
         s = self.companion.settings
@@ -44,8 +45,7 @@ class SettingsScreen(CribScreen):
         return "sim" if self.companion.demo else saved
 
     def board_choice(self) -> str:
-        choice = present.board_of(self.ids.board.text)
-        return self.ids.port.text.strip() if choice == "port" else choice
+        return self.ids.port.text.strip() if self.naming_port else present.board_of(self.ids.board.text)
 
     def save(self) -> None:
         board = self.board_choice()
