@@ -1,6 +1,6 @@
 """The phantom rule and the index column (issue 39), measured on the Recognizer's output.
 
-    nice -n 15 python bench/phantoms.py capture real|real-train|tuning|bench [--n 150] [--mix v4] [--layout fan]
+    nice -n 15 python bench/phantoms.py capture real|real-train|tuning|bench [--n 150] [--mix v4] [--layout fan] [--models DIR]
     nice -n 15 python bench/phantoms.py judge real|real-train|tuning|bench [same options]
                                               [--rules none|phantoms|column|gaps|both|all]
 
@@ -269,12 +269,18 @@ def main(argv=None) -> int:
                         help="phantoms; column: sure reads on the index column; gaps: column and a look in its gaps "
                              "(runs the reader); both: phantoms and column; all: the three")
     parser.add_argument("--quiet", action="store_true", help="no list of the photos changed")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="models folder (default models/); its captures are kept apart, by the folder's name")
     args = parser.parse_args(argv)
+    if args.models is not None and not (args.models / "models.json").exists():
+        parser.exit(2, f"error: {args.models}: no models.json (not a model folder)\n")
     path = cache_path(args.what, args.n, args.mix, args.layout, args.seed)
+    if args.models is not None:
+        path = path.with_name(f"{args.models.name}-{path.name}")
     if args.action == "capture":
         from vision.pipeline import Recognizer
 
-        recognizer = Recognizer(None, backend="onnxruntime")
+        recognizer = Recognizer(args.models, backend="onnxruntime")
         t = time.perf_counter()
         if args.what.startswith("real"):
             items = capture_real(recognizer, "val") if args.what == "real" else capture_real(recognizer, "train", 5)
@@ -291,7 +297,7 @@ def main(argv=None) -> int:
     if args.rules in ("gaps", "all"):
         from vision.pipeline import Recognizer
 
-        recognizer = Recognizer(None, backend="onnxruntime")
+        recognizer = Recognizer(args.models, backend="onnxruntime")
     judge(items, args.rules, "arrangement" if args.layout else "family", not args.quiet, recognizer)
     return 0
 
