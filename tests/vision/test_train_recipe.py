@@ -95,6 +95,37 @@ def test_a_malformed_recipe_names_what_is_wrong(text, message):
         recipes.parse_recipe(text, "bad")
 
 
+READER_STAGE = ('[[stage]]\nname = "r"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\n'
+                '[stage.data]\nreal_sets = []\ncrops = [{ scenes = 2, seed = 29, mix = "v4", %s }]\n')
+
+
+@pytest.mark.parametrize("crops, message", [
+    ('boxes = "true"', "crops boxes 'true' is not one of jittered, detector"),
+    ('boxes = "detector"', 'name its models folder as detector = "git:<commit>:<folder>"'),
+    ('boxes = "detector", detector = "models"', 'detector = "git:<commit>:<folder>"'),
+    ('detector = "git:1:models"', "(and only they do)"),
+])
+def test_crops_at_a_detector_s_boxes_name_its_models(crops, message):
+    with pytest.raises(recipes.RecipeError, match=re.escape(message)):
+        recipes.parse_recipe(READER_STAGE % crops, "bad")
+
+
+def test_a_recipe_extends_an_earlier_one_and_states_its_crops_as_they_are_cut(tmp_path):
+    text = ('name = "next"\nversion = "10"\nextends = "v9"\ndetector_from = "detector-s9"\nreader_from = "r"\n'
+            + (READER_STAGE % 'boxes = "detector", detector = "git:1:models"').replace('name = "r"\n',
+                                                                                      'name = "r"\nafter = "reader-s13"\n'))
+    later = recipes.parse_recipe(text, "next")
+    assert [s.name for s in later.stages] == [s.name for s in V9.stages] + ["r"]
+    assert later.stages[:7] == V9.stages and later.stage("r").after == "reader-s13"
+    at_boxes = recipes.stage_arguments(later.stage("r"))["data"]["crops"][0]
+    assert at_boxes["boxes"] == "detector" and at_boxes["detector"] == "git:1:models" and "per_index" not in at_boxes
+    jittered = recipes.stage_arguments(V9.stage("reader-s13"))["data"]["crops"][0]
+    assert "boxes" not in jittered and jittered["per_index"] == 3  # as v9's provenance was written
+    assert "at the boxes drawn by the detector of git:1:models)" in recipes.describe(later)
+    with pytest.raises(recipes.RecipeError, match="no recipe 'v1'"):
+        recipes.parse_recipe(text.replace('"v9"', '"v1"'), "next")
+
+
 def test_frozen_labels_read_back_what_was_written_and_reject_a_broken_line(tmp_path):
     found = {"b_jpg": np.array([[0.1, 0.2, 0.3, 0.4], [0.5, 0.5, 0.9, 0.9]]), "a_jpg": np.zeros((0, 4))}
     path = tmp_path / "cards.txt"

@@ -32,9 +32,16 @@ class RecipeError(ValueError):
     """A recipe that cannot be read or replayed as asked (one line, names the file or the stage)."""
 
 
+BOXES = ("jittered", "detector")
+
+
 @dataclass(frozen=True)
 class Crops:
-    """Rendered reader crops (``crops_data.build_crops``): ``scenes`` scenes of dataset ``seed``."""
+    """Rendered reader crops of ``scenes`` scenes of dataset ``seed``, cut at the true index boxes
+    jittered (``boxes = "jittered"``: ``crops_data.build_crops``, ``per_index`` crops an index) or
+    at the boxes a detector draws (``boxes = "detector"``: ``runtime_crops``, each box at every
+    margin the runtime reads; ``detector`` names the models folder of a commit,
+    ``git:<commit>:<folder>``, whose detector and calibration draw them)."""
 
     scenes: int
     seed: int
@@ -42,6 +49,8 @@ class Crops:
     per_index: int = 3
     layout: str | None = None
     table_conventions: bool = False
+    boxes: str = "jittered"
+    detector: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,8 +152,9 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{name}: not TOML: {exc}") from None
-    stages = []
-    for number, entry in enumerate(raw.get("stage", []), 1):
+    base = load_recipe(raw["extends"]).stages if "extends" in raw else ()
+    stages = list(base)
+    for number, entry in enumerate(raw.get("stage", []), len(base) + 1):
         where = f"{name} stage {number}"
         entry = dict(entry)
         data = dict(entry.pop("data", {}))
@@ -161,6 +171,14 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
             raise RecipeError(f"{where}: epochs and threads must be at least 1")
         if not stage.start.startswith(("imagenet:", "git:")):
             raise RecipeError(f"{where}: start {stage.start!r} is neither imagenet:<yaml> nor git:<commit>:<path>")
+        for c in crops:
+            if c.boxes not in BOXES:
+                raise RecipeError(f"{where}: crops boxes {c.boxes!r} is not one of {', '.join(BOXES)}")
+            if (c.boxes == "detector") != (c.detector is not None) or \
+                    (c.detector is not None and len(c.detector.split(":")) != 3) or \
+                    (c.detector is not None and not c.detector.startswith("git:")):
+                raise RecipeError(f"{where}: crops at the detector's boxes name its models folder as "
+                                  "detector = \"git:<commit>:<folder>\" (and only they do)")
         stages.append(stage)
     if not stages:
         raise RecipeError(f"{name}: no [[stage]]")
@@ -190,6 +208,8 @@ def _check_calibration(calibration: dict, name: str) -> None:
 
 
 def load_recipe(name: str) -> Recipe:
+    """A recipe by name (``vision/train/recipes/<name>.toml``) or path; ``extends = "<name>"`` in
+    it puts that recipe's stages before its own (a later version continues an earlier one)."""
     path = Path(name) if name.endswith(".toml") else RECIPES_DIR / f"{name}.toml"
     if not path.is_file():
         raise RecipeError(f"no recipe {name!r}; known: {', '.join(recipe_names())}")
@@ -212,8 +232,9 @@ def describe(recipe: Recipe) -> str:
                          f"{' with phone looks and close-ups' if d.looks else ''}; {d.synth} mix {d.mix} renders "
                          f"(seed {d.synth_seed}){'; ' + renders if renders else ''}; val {d.synth_val} (seed {d.val_seed})")
         else:
-            crops = "; ".join(f"{c.scenes} {c.layout or 'mix ' + c.mix} scenes (seed {c.seed}, {c.per_index} an index)"
-                              for c in d.crops)
+            crops = "; ".join(f"{c.scenes} {c.layout or 'mix ' + c.mix} scenes (seed {c.seed}, "
+                              + (f"{c.per_index} an index)" if c.boxes == "jittered" else
+                                 f"at the boxes drawn by the detector of {c.detector})") for c in d.crops)
             lines.append(f"     data: real crops of {', '.join(d.real_sets)} x{s.real_repeat}; {crops}")
     total = sum(s.logged_s for s in recipe.stages)
     lines.append(f"  logged time of all stages: {total / 3600:.1f} h on this machine's CPU")
@@ -222,7 +243,11 @@ def describe(recipe: Recipe) -> str:
 
 def fetch_start(stage: Stage, cache: Path) -> Path:
     """A ``git:<commit>:<path>`` start as a file (``git show``, cached under ``cache``)."""
-    _, commit, path = stage.start.split(":", 2)
+    return _fetch_file(stage.start, cache, f"stage {stage.name} starts from")
+
+
+def _fetch_file(reference: str, cache: Path, what: str) -> Path:
+    _, commit, path = reference.split(":", 2)
     out = Path(cache) / commit[:12] / path
     if out.is_file():
         return out
@@ -230,10 +255,19 @@ def fetch_start(stage: Stage, cache: Path) -> Path:
     try:
         blob = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:{path}"], check=True, capture_output=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        raise RecipeError(f"stage {stage.name} starts from {path} of commit {commit[:12]}: this checkout has no such "
+        raise RecipeError(f"{what} {path} of commit {commit[:12]}: this checkout has no such "
                           "git history (clone the repository with its history)") from None
     out.write_bytes(blob)
     return out
+
+
+def fetch_models(reference: str, cache: Path, what: str) -> Path:
+    """A ``git:<commit>:<folder>`` models folder (models.json and the files it names) under ``cache``."""
+    _, commit, folder = reference.split(":", 2)
+    config = json.loads(_fetch_file(f"git:{commit}:{folder}/models.json", cache, what).read_text())
+    for part in ("detector", "classifier"):
+        _fetch_file(f"git:{commit}:{folder}/{config[part]['file']}", cache, what)
+    return Path(cache) / commit[:12] / folder
 
 
 def git_commit() -> str | None:
@@ -298,19 +332,16 @@ def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scal
 
 def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=print) -> tuple[Path, dict]:
     """Render the stage's crops and train the reader from ``start``; returns (classifier.onnx, arguments)."""
-    from vision.train.crops_data import MEASURED_JITTER, build_crops
     from vision.train.train_reader import main as train_reader
 
     files = []
     if scale.decks is None and any(c.mix == "v5" for c in stage.data.crops):
         _build_real_deck(log)
     for c in stage.data.crops:
-        tag = f"{c.layout or c.mix}_s{c.seed}_{scale.count(c.scenes)}"
+        tag = f"{c.layout or c.mix}_s{c.seed}_{scale.count(c.scenes)}{'_detector' if c.boxes == 'detector' else ''}"
         out = work / "crops" / f"crops80_{tag}.npz"
         if not out.is_file():  # a stopped replay keeps the crops it rendered
-            build_crops(out, scale.count(c.scenes), c.seed, c.per_index, scale.workers, mix=c.mix,
-                        jitter=MEASURED_JITTER, crop_size=80, layout=c.layout, table_conventions=c.table_conventions,
-                        decks=scale.decks)
+            _build_crops(c, out, stage.name, work, scale)
         files.append(out)
     epochs = scale.epochs or stage.epochs
     batch = scale.batch or stage.batch
@@ -323,11 +354,27 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     log(f"{stage.name}: python -m vision.train.train_reader {' '.join(argv)}")
     train_reader(argv)
     args = {"data": {"real_sets": list(stage.data.real_sets), "real_photos": scale.real_photos,
-                     "crops": [{**asdict(c), "scenes": scale.count(c.scenes)} for c in stage.data.crops],
+                     "crops": [{**crops_arguments(c), "scenes": scale.count(c.scenes)} for c in stage.data.crops],
                      "decks": scale.decks},
             "epochs": epochs, "lr": stage.lr, "batch": batch, "threads": threads,
             "real_repeat": stage.real_repeat}
     return work / "reader" / "classifier.onnx", args
+
+
+def _build_crops(c: Crops, out: Path, stage_name: str, work: Path, scale: Scale) -> None:
+    """Render one entry of a reader stage's crops into ``out``."""
+    if c.boxes == "detector":
+        from vision.pipeline import Recognizer
+        from vision.train.runtime_crops import build_runtime_crops
+
+        models = fetch_models(c.detector, work / "starts", f"stage {stage_name}'s crops are cut by the models in")
+        build_runtime_crops(out, scale.count(c.scenes), c.seed, Recognizer(models, backend="onnxruntime"), c.layout,
+                            c.table_conventions, c.mix, decks=scale.decks)
+    else:
+        from vision.train.crops_data import MEASURED_JITTER, build_crops
+
+        build_crops(out, scale.count(c.scenes), c.seed, c.per_index, scale.workers, mix=c.mix, jitter=MEASURED_JITTER,
+                    crop_size=80, layout=c.layout, table_conventions=c.table_conventions, decks=scale.decks)
 
 
 def _build_real_deck(log) -> None:
@@ -402,6 +449,17 @@ def provenance(done: Replay, scale: Scale) -> dict:
     }
 
 
+def crops_arguments(crops: Crops) -> dict:
+    """An entry of a reader stage's crops as provenance states it (jittered crops as they were
+    written before crops could be cut at a detector's boxes)."""
+    args = asdict(crops)
+    if crops.boxes == "jittered":
+        del args["boxes"], args["detector"]
+    else:
+        del args["per_index"]
+    return args
+
+
 def stage_arguments(stage: Stage) -> dict:
     """A stage's arguments at full scale, as the recipe states them."""
     args = {"start": stage.start, "data": asdict(stage.data), "epochs": stage.epochs, "threads": stage.threads}
@@ -410,7 +468,7 @@ def stage_arguments(stage: Stage) -> dict:
         del args["data"]["crops"]
         return {**args, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": stage.imgsz, "batch": stage.batch,
                 "schedule": stage.schedule}
-    args["data"] = {"real_sets": list(stage.data.real_sets), "crops": [asdict(c) for c in stage.data.crops]}
+    args["data"] = {"real_sets": list(stage.data.real_sets), "crops": [crops_arguments(c) for c in stage.data.crops]}
     return {**args, "lr": stage.lr, "batch": stage.batch, "real_repeat": stage.real_repeat}
 
 

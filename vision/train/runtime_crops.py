@@ -48,12 +48,15 @@ def matched_boxes(index_boxes: np.ndarray, truth: list[tuple[str, tuple]]) -> li
 
 
 def scene_runtime_crops(recognizer, seed: int, layout: str | None = None, table_conventions: bool = False,
-                        mix: str = "v4", size=DEFAULT_SIZE) -> tuple[np.ndarray, np.ndarray]:
+                        mix: str = "v4", size=DEFAULT_SIZE, decks: tuple[str, ...] | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N, S, S, 3 RGB uint8; S the recogniser's reader input) and labels (N,) of one rendered
-    scene, cut where ``recognizer`` (a ``vision.pipeline.Recognizer``) puts its index boxes."""
+    scene, cut where ``recognizer`` (a ``vision.pipeline.Recognizer``) puts its index boxes
+    (``decks`` None: the mix's)."""
     from vision.stages import Candidates
 
-    image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions)
+    image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions,
+                                     decks=decks)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise RuntimeError(f"scene {seed}: JPEG encoding failed")
@@ -74,12 +77,14 @@ def scene_runtime_crops(recognizer, seed: int, layout: str | None = None, table_
 
 
 def build_runtime_crops(out: Path, scenes: int, seed: int, recognizer, layout: str | None = None,
-                        table_conventions: bool = False, mix: str = "v4", progress=None) -> Path:
+                        table_conventions: bool = False, mix: str = "v4", progress=None,
+                        decks: tuple[str, ...] | None = None) -> Path:
     """Render ``scenes`` scenes (``scene_seed(seed, i)``) and save their runtime crops to ``out``
     (.npz with crops and labels, as ``crops_data`` writes)."""
     all_crops, all_labels = [], []
     for i in range(scenes):
-        crops, labels = scene_runtime_crops(recognizer, scene_seed(seed, i), layout, table_conventions, mix)
+        crops, labels = scene_runtime_crops(recognizer, scene_seed(seed, i), layout, table_conventions, mix,
+                                            decks=decks)
         all_crops.append(crops)
         all_labels.append(labels)
         if progress:
