@@ -8,7 +8,8 @@ import pytest
 
 from vision.classes import CARD_INDEX
 from vision.synth import render_scene, scene_seed
-from vision.train.runtime_crops import build_runtime_crops, main, matched_boxes, scene_runtime_crops
+from vision.train.runtime_crops import (build_runtime_crops, main, matched_boxes, photo_runtime_crops,
+                                         scene_runtime_crops)
 
 TRUTH = [("5H", (100, 100, 110, 120)), ("JS", (112, 100, 122, 120)), ("2C", (300, 300, 310, 320))]
 
@@ -63,3 +64,35 @@ def test_the_command_saves_the_crops_and_says_bad_arguments(tmp_path, recognizer
     with pytest.raises(SystemExit) as exit_:
         main(["--out", str(tmp_path / "x.npz"), "--scenes", "1", "--seed", "1", "--models", str(tmp_path)])
     assert exit_.value.code == 2 and "no models.json" in capsys.readouterr().err
+
+
+def test_a_labelled_photo_gives_crops_at_the_boxes_over_its_trusted_corners(tmp_path, recognizer):
+    import cv2
+
+    from vision.train.real_cards import Corner, RealPhoto
+    from vision.train.runtime_crops import build_real_runtime_crops
+
+    image, annotation = render_scene(scene_seed(29, 1), layout="hand_starter", mix="v4")
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), image)
+    h, w = image.shape[:2]
+    corners = tuple(Corner(card["card"], (x1 / w, y1 / h, x2 / w, y2 / h)) for card in annotation["cards"]
+                    for index in card["indices"] if index["visible"] for x1, y1, x2, y2 in [index["box"]])
+    labelled = RealPhoto("table_jpg", "desk", path, corners)
+    crops, labels = photo_runtime_crops(recognizer, labelled)
+    assert len(labels) >= 5 * 3 and set(labels) <= {CARD_INDEX[c.code] for c in corners}
+    # a corner box too large to be a corner (a label error) is no truth: its card gives no crop
+    loose = RealPhoto("loose_jpg", "desk", path, (Corner(corners[0].code, (0.0, 0.0, 0.9, 0.9)),))
+    assert len(photo_runtime_crops(recognizer, loose)[1]) == 0
+    out = build_real_runtime_crops(tmp_path / "real.npz", [labelled, loose], recognizer)
+    with np.load(out) as saved:
+        assert np.array_equal(saved["labels"], labels)
+
+
+def test_renders_and_real_photos_are_asked_for_apart(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--out", str(tmp_path / "x.npz"), "--real-train", "--scenes", "3"])
+    assert exit_.value.code == 2 and "--real-train alone" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["--out", str(tmp_path / "x.npz"), "--scenes", "3"])
+    assert exit_.value.code == 2 and "give --scenes and --seed" in capsys.readouterr().err

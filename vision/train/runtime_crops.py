@@ -53,18 +53,36 @@ def scene_runtime_crops(recognizer, seed: int, layout: str | None = None, table_
     """Crops (N, S, S, 3 RGB uint8; S the recogniser's reader input) and labels (N,) of one rendered
     scene, cut where ``recognizer`` (a ``vision.pipeline.Recognizer``) puts its index boxes
     (``decks`` None: the mix's)."""
-    from vision.stages import Candidates
-
     image, annotation = render_scene(seed, size=size, mix=mix, layout=layout, table_conventions=table_conventions,
                                      decks=decks)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise RuntimeError(f"scene {seed}: JPEG encoding failed")
-    pixels = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    detections, _, _ = recognizer.detect(pixels)
-    indices = Candidates.of(detections).indices
     truth = [(card["card"], index["box"]) for card in annotation["cards"] for index in card["indices"]
              if index["visible"]]
+    return crops_at_detector_boxes(recognizer, cv2.imdecode(jpeg, cv2.IMREAD_COLOR), truth)
+
+
+def photo_runtime_crops(recognizer, photo) -> tuple[np.ndarray, np.ndarray]:
+    """The same for a labelled real photo (``vision.train.real_cards.RealPhoto``), decoded as the
+    runtime decodes a photo file; its named corners the runtime would read (trusted ones) are the truth."""
+    from vision.decode import read_photo
+
+    pixels = read_photo(photo.image).pixels
+    h, w = pixels.shape[:2]
+    truth = [(c.code, (c.box[0] * w, c.box[1] * h, c.box[2] * w, c.box[3] * h)) for c in photo.corners
+             if c.code is not None and (c.trusted or photo.family == "crops")]
+    return crops_at_detector_boxes(recognizer, pixels, truth)
+
+
+def crops_at_detector_boxes(recognizer, pixels: np.ndarray, truth: list[tuple[str, tuple]]
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """Crops at ``recognizer``'s index boxes on ``pixels`` (BGR) matched to ``truth`` ((card code,
+    index box) pairs, pixels), each at every margin the runtime reads, and their labels."""
+    from vision.stages import Candidates
+
+    detections, _, _ = recognizer.detect(pixels)
+    indices = Candidates.of(detections).indices
     size_px, margin = recognizer.crop_size, recognizer.crop_margin
     crops, labels = [], []
     for row, label in matched_boxes(indices.xyxy, truth):
@@ -95,6 +113,22 @@ def build_runtime_crops(out: Path, scenes: int, seed: int, recognizer, layout: s
     return out
 
 
+def build_real_runtime_crops(out: Path, photos: list, recognizer, progress=None) -> Path:
+    """The runtime crops of real photos (the real train split's) saved to ``out``."""
+    all_crops, all_labels = [], []
+    for i, photo in enumerate(photos):
+        crops, labels = photo_runtime_crops(recognizer, photo)
+        all_crops.append(crops)
+        all_labels.append(labels)
+        if progress:
+            progress(i + 1, len(photos))
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    empty = np.zeros((0, recognizer.crop_size, recognizer.crop_size, 3), np.uint8)
+    np.savez(out, crops=np.concatenate(all_crops or [empty]), labels=np.concatenate(all_labels or [np.zeros(0, np.int64)]))
+    return out
+
+
 def main(argv=None) -> None:
     from vision.pipeline import Recognizer
     from vision.synth import LAYOUTS
@@ -102,14 +136,18 @@ def main(argv=None) -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--scenes", type=int, required=True)
-    parser.add_argument("--seed", type=int, required=True, help="dataset seed: scene i is scene_seed(seed, i)")
+    parser.add_argument("--scenes", type=int, help="rendered scenes (or --real-train)")
+    parser.add_argument("--seed", type=int, help="dataset seed: scene i is scene_seed(seed, i)")
+    parser.add_argument("--real-train", action="store_true", help="the real train split's photos instead of renders")
     parser.add_argument("--models", type=Path, help="the models whose detector draws the boxes (default models/)")
     parser.add_argument("--mix", default="v4", choices=MIXES)
     parser.add_argument("--layout", choices=LAYOUTS, help="one layout for every scene (default: the mix's choice)")
     parser.add_argument("--table-conventions", action="store_true", help="groups laid out as players do")
     args = parser.parse_args(argv)
-    if args.scenes < 1:
+    if args.real_train == (args.scenes is not None or args.seed is not None) or \
+            (not args.real_train and (args.scenes is None or args.seed is None)):
+        parser.error("give --scenes and --seed (renders) or --real-train alone")
+    if args.scenes is not None and args.scenes < 1:
         parser.error(f"--scenes must be at least 1, got {args.scenes}")
     if args.models is not None and not (args.models / "models.json").exists():
         parser.error(f"{args.models}: no models.json (not a model folder)")
@@ -118,10 +156,15 @@ def main(argv=None) -> None:
 
     def progress(done: int, total: int) -> None:
         if done % 50 == 0 or done == total:
-            print(f"{done}/{total} scenes ({time.time() - start:.0f} s)", flush=True)
+            print(f"{done}/{total} {'photos' if args.real_train else 'scenes'} ({time.time() - start:.0f} s)", flush=True)
 
-    out = build_runtime_crops(args.out, args.scenes, args.seed, recognizer, args.layout, args.table_conventions,
-                              args.mix, progress)
+    if args.real_train:
+        from vision.train.real_sets import real_photos_of
+
+        out = build_real_runtime_crops(args.out, real_photos_of("train"), recognizer, progress)
+    else:
+        out = build_runtime_crops(args.out, args.scenes, args.seed, recognizer, args.layout, args.table_conventions,
+                                  args.mix, progress)
     with np.load(out) as saved:
         print(f"{len(saved['labels'])} crops -> {out}", flush=True)
 
