@@ -11,12 +11,33 @@ A test that needs the real labelled photos (docs/CONTRIBUTING.md "Real photos") 
 where that dataset is absent.
 """
 
+import importlib.util
 import sys
+from pathlib import Path
 
 import pytest
 
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
 if "triton" not in sys.modules:
     sys.modules["triton"] = None  # `import triton` raises ImportError in this process
+
+
+@pytest.fixture(scope="session")
+def bench_module():
+    """``bench_module("misses")``: the bench script bench/misses.py loaded as a module (once a session;
+    the bench is scripts, not a package)."""
+    loaded = {}
+
+    def load(name: str):
+        if name not in loaded:
+            spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module  # a pool's workers find its functions by this name
+            spec.loader.exec_module(module)
+            loaded[name] = module
+        return loaded[name]
+    return load
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -4,7 +4,6 @@ any measuring. The measuring itself is a bench (minutes), not a test."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -15,11 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def figures():
-    spec = importlib.util.spec_from_file_location("bench_figures", ROOT / "bench" / "figures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def figures(bench_module):
+    return bench_module("figures")
 
 
 def _readme(figures, inside: str) -> str:

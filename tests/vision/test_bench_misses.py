@@ -1,25 +1,15 @@
 """bench/misses.py: which stage lost a missed card, from the read index boxes on its visible indices."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from vision.classes import CARD_INDEX
 from vision.detections import Detections
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
 
 @pytest.fixture(scope="module")
-def misses():
-    spec = importlib.util.spec_from_file_location("bench_misses", BENCH / "misses.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_misses"] = module
-    spec.loader.exec_module(module)
-    return module
+def misses(bench_module):
+    return bench_module("misses")
 
 
 def _reads(*rows):

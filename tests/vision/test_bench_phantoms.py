@@ -1,21 +1,11 @@
 """bench/phantoms.py's command line: a candidate models folder is captured apart from the shipped one."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 @pytest.fixture(scope="module")
-def phantoms():
-    spec = importlib.util.spec_from_file_location("bench_phantoms", BENCH / "phantoms.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_phantoms"] = module
-    spec.loader.exec_module(module)
-    return module
+def phantoms(bench_module):
+    return bench_module("phantoms")
 
 
 def test_a_folder_without_models_json_is_a_one_line_error(phantoms, tmp_path, capsys):
