@@ -110,6 +110,12 @@ def test_crops_at_a_detector_s_boxes_name_its_models(crops, message):
         recipes.parse_recipe(READER_STAGE % crops, "bad")
 
 
+def test_real_photos_cut_at_a_detector_s_boxes_name_its_models():
+    text = (READER_STAGE % 'boxes = "jittered"').replace("[stage.data]\n", '[stage.data]\nreal_at_boxes_of = "models"\n')
+    with pytest.raises(recipes.RecipeError, match=re.escape('real_at_boxes_of names a models folder as "git:<commit>')):
+        recipes.parse_recipe(text, "bad")
+
+
 def test_a_recipe_extends_an_earlier_one_and_states_its_crops_as_they_are_cut(tmp_path):
     text = ('name = "next"\nversion = "10"\nextends = "v9"\ndetector_from = "detector-s9"\nreader_from = "r"\n'
             + (READER_STAGE % 'boxes = "detector", detector = "git:1:models"').replace('name = "r"\n',
@@ -122,6 +128,10 @@ def test_a_recipe_extends_an_earlier_one_and_states_its_crops_as_they_are_cut(tm
     jittered = recipes.stage_arguments(V9.stage("reader-s13"))["data"]["crops"][0]
     assert "boxes" not in jittered and jittered["per_index"] == 3  # as v9's provenance was written
     assert "at the boxes drawn by the detector of git:1:models)" in recipes.describe(later)
+    assert "real_at_boxes_of" not in recipes.stage_arguments(V9.stage("reader-s13"))["data"]
+    assert "real_at_boxes_of" not in recipes.stage_arguments(V9.stage("detector-s9"))["data"]
+    cut_again = recipes.parse_recipe(text.replace("[stage.data]\n", '[stage.data]\nreal_at_boxes_of = "git:1:models"\n'))
+    assert recipes.stage_arguments(cut_again.stage("r"))["data"]["real_at_boxes_of"] == "git:1:models"
     with pytest.raises(recipes.RecipeError, match="no recipe 'v1'"):
         recipes.parse_recipe(text.replace('"v9"', '"v1"'), "next")
 
@@ -193,3 +203,30 @@ def test_the_shipped_models_say_which_recipe_made_them():
     made = json.loads(json.dumps(recipes.historical_provenance(V9, provenance["git_commit"])))
     assert provenance == made  # the recipe as committed
     assert provenance["arguments"]["reader-s13"]["lr"] == 3e-4 and provenance["seconds"]["detector-s9"] == 7583
+
+
+@pytest.mark.real_photos("cardcounterml")
+@pytest.mark.real_photos("rf100-poker")
+@needs_history
+def test_a_reader_stage_cut_at_a_detector_s_boxes_replays_at_a_tiny_scale(tmp_path):
+    from vision.runtime import OnnxModel
+
+    models = "git:2504fab845eeb98bf0e753da9633d08ccd17c280:models"  # models v9 as the runtime reads them
+    text = ('name = "boxes"\nversion = "0"\ndetector_from = "r"\nreader_from = "r"\n'
+            '[[stage]]\nname = "r"\nmodel = "reader"\nstart = "git:a69a6ed4cc9f63f0387f7cfd93186519f0c9a5a3:models/'
+            'classifier.onnx"\nepochs = 1\nthreads = 1\nlr = 1e-4\n[stage.data]\nreal_sets = ["cardcounterml", '
+            f'"rf100-poker"]\nreal_at_boxes_of = "{models}"\n'
+            f'crops = [{{ scenes = 2, seed = 29, mix = "v4", layout = "fan", boxes = "detector", detector = "{models}" }}]\n')
+    recipe = recipes.parse_recipe(text.replace('detector_from = "r"', 'detector_from = "d"') + (
+        '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "imagenet:x.yaml"\nepochs = 1\nthreads = 1\n'
+        '[stage.data]\nreal_sets = []\n'), "boxes")
+    done = recipes.replay(recipe, tmp_path / "work", None, stages=[1], scale=recipes.TINY, log=lambda _: None)
+    crops = sorted(p.name for p in (tmp_path / "work" / "01_r" / "crops").iterdir())
+    assert crops == ["crops80_fan_s29_2_detector.npz", "crops80_real_train_detector_2.npz"]
+    for name in crops:
+        with np.load(tmp_path / "work" / "01_r" / "crops" / name) as saved:
+            assert len(saved["labels"]) > 0 and len(saved["labels"]) % 3 == 0  # three margins a box
+    data = done.arguments["r"]["data"]
+    assert data["real_at_boxes_of"] == models and data["crops"][0]["boxes"] == "detector"
+    logits = OnnxModel(done.outputs["r"], "onnxruntime").run(np.zeros((1, 3, 80, 80), np.float32))
+    assert logits.shape == (1, 52)

@@ -67,6 +67,7 @@ class Data:
     real_labels: str | None = None
     # reader stages
     crops: tuple[Crops, ...] = ()
+    real_at_boxes_of: str | None = None  # the real train photos cut again at this models folder's detector boxes
 
 
 @dataclass(frozen=True)
@@ -171,12 +172,13 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
             raise RecipeError(f"{where}: epochs and threads must be at least 1")
         if not stage.start.startswith(("imagenet:", "git:")):
             raise RecipeError(f"{where}: start {stage.start!r} is neither imagenet:<yaml> nor git:<commit>:<path>")
+        if data.real_at_boxes_of is not None and not _is_models_reference(data.real_at_boxes_of):
+            raise RecipeError(f"{where}: real_at_boxes_of names a models folder as \"git:<commit>:<folder>\"")
         for c in crops:
             if c.boxes not in BOXES:
                 raise RecipeError(f"{where}: crops boxes {c.boxes!r} is not one of {', '.join(BOXES)}")
             if (c.boxes == "detector") != (c.detector is not None) or \
-                    (c.detector is not None and len(c.detector.split(":")) != 3) or \
-                    (c.detector is not None and not c.detector.startswith("git:")):
+                    (c.detector is not None and not _is_models_reference(c.detector)):
                 raise RecipeError(f"{where}: crops at the detector's boxes name its models folder as "
                                   "detector = \"git:<commit>:<folder>\" (and only they do)")
         stages.append(stage)
@@ -196,6 +198,10 @@ def parse_recipe(text: str, name: str = "recipe") -> Recipe:
         if recipe.stage(getattr(recipe, f"{model}_from")).model != model:
             raise RecipeError(f"{name}: {model}_from names a stage that trains the other model")
     return recipe
+
+
+def _is_models_reference(text: str) -> bool:
+    return text.startswith("git:") and len(text.split(":")) == 3
 
 
 def _check_calibration(calibration: dict, name: str) -> None:
@@ -337,6 +343,11 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     files = []
     if scale.decks is None and any(c.mix == "v5" for c in stage.data.crops):
         _build_real_deck(log)
+    if stage.data.real_at_boxes_of:
+        out = work / "crops" / f"crops80_real_train_detector{'' if scale.real_photos is None else f'_{scale.real_photos}'}.npz"
+        if not out.is_file():
+            _build_real_crops_at_boxes(stage, out, work, scale)
+        files.append(out)
     for c in stage.data.crops:
         tag = f"{c.layout or c.mix}_s{c.seed}_{scale.count(c.scenes)}{'_detector' if c.boxes == 'detector' else ''}"
         out = work / "crops" / f"crops80_{tag}.npz"
@@ -354,11 +365,28 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     log(f"{stage.name}: python -m vision.train.train_reader {' '.join(argv)}")
     train_reader(argv)
     args = {"data": {"real_sets": list(stage.data.real_sets), "real_photos": scale.real_photos,
+                     **_real_at_boxes(stage),
                      "crops": [{**crops_arguments(c), "scenes": scale.count(c.scenes)} for c in stage.data.crops],
                      "decks": scale.decks},
             "epochs": epochs, "lr": stage.lr, "batch": batch, "threads": threads,
             "real_repeat": stage.real_repeat}
     return work / "reader" / "classifier.onnx", args
+
+
+def _build_real_crops_at_boxes(stage: Stage, out: Path, work: Path, scale: Scale) -> None:
+    """The real train photos (a few of each set at a small scale, as ``train_reader`` takes them)
+    cut at the boxes of the stage's ``real_at_boxes_of`` detector."""
+    from vision.pipeline import Recognizer
+    from vision.train.real_sets import real_photos_of
+    from vision.train.runtime_crops import build_real_runtime_crops
+    from vision.train.train_reader import few_of_each_set
+
+    photos = real_photos_of("train")
+    if scale.real_photos is not None:
+        photos = few_of_each_set(photos, scale.real_photos)
+    models = fetch_models(stage.data.real_at_boxes_of, work / "starts",
+                          f"stage {stage.name}'s real crops are cut by the models in")
+    build_real_runtime_crops(out, photos, Recognizer(models, backend="onnxruntime"))
 
 
 def _build_crops(c: Crops, out: Path, stage_name: str, work: Path, scale: Scale) -> None:
@@ -460,15 +488,21 @@ def crops_arguments(crops: Crops) -> dict:
     return args
 
 
+def _real_at_boxes(stage: Stage) -> dict:
+    """The reader stage's ``real_at_boxes_of`` as provenance states it (absent where unset, as before)."""
+    return {"real_at_boxes_of": stage.data.real_at_boxes_of} if stage.data.real_at_boxes_of else {}
+
+
 def stage_arguments(stage: Stage) -> dict:
     """A stage's arguments at full scale, as the recipe states them."""
     args = {"start": stage.start, "data": asdict(stage.data), "epochs": stage.epochs, "threads": stage.threads}
     if stage.model == "detector":
         args["data"]["layout_renders"] = [list(t) for t in stage.data.layout_renders]
-        del args["data"]["crops"]
+        del args["data"]["crops"], args["data"]["real_at_boxes_of"]
         return {**args, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": stage.imgsz, "batch": stage.batch,
                 "schedule": stage.schedule}
-    args["data"] = {"real_sets": list(stage.data.real_sets), "crops": [crops_arguments(c) for c in stage.data.crops]}
+    args["data"] = {"real_sets": list(stage.data.real_sets), **_real_at_boxes(stage),
+                    "crops": [crops_arguments(c) for c in stage.data.crops]}
     return {**args, "lr": stage.lr, "batch": stage.batch, "real_repeat": stage.real_repeat}
 
 
