@@ -97,35 +97,32 @@ def crops_at_detector_boxes(recognizer, pixels: np.ndarray, truth: list[tuple[st
 def build_runtime_crops(out: Path, scenes: int, seed: int, recognizer, layout: str | None = None,
                         table_conventions: bool = False, mix: str = "v4", progress=None,
                         decks: tuple[str, ...] | None = None) -> Path:
-    """Render ``scenes`` scenes (``scene_seed(seed, i)``) and save their runtime crops to ``out``
-    (.npz with crops and labels, as ``crops_data`` writes)."""
-    all_crops, all_labels = [], []
+    """Render ``scenes`` scenes (``scene_seed(seed, i)``) and save their runtime crops to ``out``."""
+    pieces = []
     for i in range(scenes):
-        crops, labels = scene_runtime_crops(recognizer, scene_seed(seed, i), layout, table_conventions, mix,
-                                            decks=decks)
-        all_crops.append(crops)
-        all_labels.append(labels)
+        pieces.append(scene_runtime_crops(recognizer, scene_seed(seed, i), layout, table_conventions, mix, decks=decks))
         if progress:
             progress(i + 1, scenes)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(out, crops=np.concatenate(all_crops), labels=np.concatenate(all_labels))
-    return out
+    return _save(out, pieces, recognizer.crop_size)
 
 
 def build_real_runtime_crops(out: Path, photos: list, recognizer, progress=None) -> Path:
-    """The runtime crops of real photos (the real train split's) saved to ``out``."""
-    all_crops, all_labels = [], []
+    """The runtime crops of labelled real photos (the real train split's) saved to ``out``."""
+    pieces = []
     for i, photo in enumerate(photos):
-        crops, labels = photo_runtime_crops(recognizer, photo)
-        all_crops.append(crops)
-        all_labels.append(labels)
+        pieces.append(photo_runtime_crops(recognizer, photo))
         if progress:
             progress(i + 1, len(photos))
+    return _save(out, pieces, recognizer.crop_size)
+
+
+def _save(out: Path, pieces: list[tuple[np.ndarray, np.ndarray]], crop_size: int) -> Path:
+    """(crops, labels) pieces in one .npz with crops and labels, as ``crops_data`` writes."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    empty = np.zeros((0, recognizer.crop_size, recognizer.crop_size, 3), np.uint8)
-    np.savez(out, crops=np.concatenate(all_crops or [empty]), labels=np.concatenate(all_labels or [np.zeros(0, np.int64)]))
+    empty = (np.zeros((0, crop_size, crop_size, 3), np.uint8), np.zeros((0,), np.int64))
+    pieces = pieces or [empty]
+    np.savez(out, crops=np.concatenate([c for c, _ in pieces]), labels=np.concatenate([l for _, l in pieces]))
     return out
 
 
@@ -144,8 +141,8 @@ def main(argv=None) -> None:
     parser.add_argument("--layout", choices=LAYOUTS, help="one layout for every scene (default: the mix's choice)")
     parser.add_argument("--table-conventions", action="store_true", help="groups laid out as players do")
     args = parser.parse_args(argv)
-    if args.real_train == (args.scenes is not None or args.seed is not None) or \
-            (not args.real_train and (args.scenes is None or args.seed is None)):
+    rendered = (args.scenes is not None, args.seed is not None)
+    if (args.real_train and any(rendered)) or (not args.real_train and not all(rendered)):
         parser.error("give --scenes and --seed (renders) or --real-train alone")
     if args.scenes is not None and args.scenes < 1:
         parser.error(f"--scenes must be at least 1, got {args.scenes}")
