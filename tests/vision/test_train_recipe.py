@@ -134,6 +134,8 @@ def test_a_recipe_extends_an_earlier_one_and_states_its_crops_as_they_are_cut(tm
     assert recipes.stage_arguments(cut_again.stage("r"))["data"]["real_at_boxes_of"] == "git:1:models"
     with pytest.raises(recipes.RecipeError, match="no recipe 'v1'"):
         recipes.parse_recipe(text.replace('"v9"', '"v1"'), "next")
+    with pytest.raises(recipes.RecipeError, match="next: extends 'next', which extends it"):
+        recipes.parse_recipe(text.replace('"v9"', '"next"'), "next")
 
 
 def test_frozen_labels_read_back_what_was_written_and_reject_a_broken_line(tmp_path):

@@ -147,13 +147,15 @@ def _layout_triple(text: str, where: str) -> tuple[str, int, int]:
     return parts[0], int(parts[1]), int(parts[2])
 
 
-def parse_recipe(text: str, name: str = "recipe") -> Recipe:
+def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = ()) -> Recipe:
     """A recipe from its TOML text; a missing or unknown field is a RecipeError naming it."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{name}: not TOML: {exc}") from None
-    base = load_recipe(raw["extends"]).stages if "extends" in raw else ()
+    if raw.get("extends") in (*extending, name):
+        raise RecipeError(f"{name}: extends {raw['extends']!r}, which extends it")
+    base = load_recipe(raw["extends"], (*extending, name)).stages if "extends" in raw else ()
     stages = list(base)
     for number, entry in enumerate(raw.get("stage", []), len(base) + 1):
         where = f"{name} stage {number}"
@@ -213,13 +215,13 @@ def _check_calibration(calibration: dict, name: str) -> None:
         raise RecipeError(f"{name} [calibration]: {exc}") from None
 
 
-def load_recipe(name: str) -> Recipe:
+def load_recipe(name: str, extending: tuple[str, ...] = ()) -> Recipe:
     """A recipe by name (``vision/train/recipes/<name>.toml``) or path; ``extends = "<name>"`` in
     it puts that recipe's stages before its own (a later version continues an earlier one)."""
     path = Path(name) if name.endswith(".toml") else RECIPES_DIR / f"{name}.toml"
     if not path.is_file():
         raise RecipeError(f"no recipe {name!r}; known: {', '.join(recipe_names())}")
-    return parse_recipe(path.read_text(), path.stem)
+    return parse_recipe(path.read_text(), path.stem, extending)
 
 
 def describe(recipe: Recipe) -> str:
