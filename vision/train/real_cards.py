@@ -90,6 +90,12 @@ class RealPhoto:
         return frozenset(c.code for c in self.corners if c.code is not None)
 
     @property
+    def readable_corners(self) -> tuple[Corner, ...]:
+        """The named corners a reader learns from: the trusted ones, and every named corner of a
+        close-up (a crop fills its photo, so its corner box is larger than a corner's)."""
+        return tuple(c for c in self.corners if c.code is not None and (c.trusted or self.family == "crops"))
+
+    @property
     def label_errors(self) -> int:
         """Corner boxes too large to be a corner (see MAX_CORNER_AREA)."""
         return sum(not c.trusted for c in self.corners if c.code is not None)

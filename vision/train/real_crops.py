@@ -33,9 +33,7 @@ def photo_crops(photo: RealPhoto, size: int, per_corner: int, rng: np.random.Gen
     if looks_share and rng.random() < looks_share:
         looked, _ = phone_look(image, np.zeros((0, 5)), rng, tilt_share=0.0)
     crops, labels = [], []
-    for corner in photo.corners:
-        if corner.code is None or not corner.trusted and photo.family != "crops":  # a crop fills its photo
-            continue
+    for corner in photo.readable_corners:
         x1, y1, x2, y2 = corner.box
         box = (x1 * w, y1 * h, x2 * w, y2 * h)
         for k in range(per_corner):

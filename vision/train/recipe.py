@@ -345,16 +345,27 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     files = []
     if scale.decks is None and any(c.mix == "v5" for c in stage.data.crops):
         _build_real_deck(log)
+    recognizers = {}  # models reference -> Recognizer: one load for every set its detector cuts
+
+    def boxes_of(reference: str, what: str):
+        from vision.pipeline import Recognizer
+
+        if reference not in recognizers:
+            models = fetch_models(reference, work / "starts", f"stage {stage.name}'s {what} are cut by the models in")
+            recognizers[reference] = Recognizer(models, backend="onnxruntime")
+        return recognizers[reference]
+
     if stage.data.real_at_boxes_of:
-        out = work / "crops" / f"crops80_real_train_detector{'' if scale.real_photos is None else f'_{scale.real_photos}'}.npz"
+        few = "" if scale.real_photos is None else f"_{scale.real_photos}"
+        out = work / "crops" / f"crops80_real_train_detector{few}.npz"
         if not out.is_file():
-            _build_real_crops_at_boxes(stage, out, work, scale)
+            _build_real_crops_at_boxes(out, boxes_of(stage.data.real_at_boxes_of, "real crops"), scale)
         files.append(out)
     for c in stage.data.crops:
         tag = f"{c.layout or c.mix}_s{c.seed}_{scale.count(c.scenes)}{'_detector' if c.boxes == 'detector' else ''}"
         out = work / "crops" / f"crops80_{tag}.npz"
         if not out.is_file():  # a stopped replay keeps the crops it rendered
-            _build_crops(c, out, stage.name, work, scale)
+            _build_crops(c, out, scale, boxes_of(c.detector, "crops") if c.boxes == "detector" else None)
         files.append(out)
     epochs = scale.epochs or stage.epochs
     batch = scale.batch or stage.batch
@@ -375,10 +386,9 @@ def run_reader_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     return work / "reader" / "classifier.onnx", args
 
 
-def _build_real_crops_at_boxes(stage: Stage, out: Path, work: Path, scale: Scale) -> None:
+def _build_real_crops_at_boxes(out: Path, recognizer, scale: Scale) -> None:
     """The real train photos (a few of each set at a small scale, as ``train_reader`` takes them)
-    cut at the boxes of the stage's ``real_at_boxes_of`` detector."""
-    from vision.pipeline import Recognizer
+    cut at ``recognizer``'s boxes (the stage's ``real_at_boxes_of`` models)."""
     from vision.train.real_sets import real_photos_of
     from vision.train.runtime_crops import build_real_runtime_crops
     from vision.train.train_reader import few_of_each_set
@@ -386,20 +396,17 @@ def _build_real_crops_at_boxes(stage: Stage, out: Path, work: Path, scale: Scale
     photos = real_photos_of("train")
     if scale.real_photos is not None:
         photos = few_of_each_set(photos, scale.real_photos)
-    models = fetch_models(stage.data.real_at_boxes_of, work / "starts",
-                          f"stage {stage.name}'s real crops are cut by the models in")
-    build_real_runtime_crops(out, photos, Recognizer(models, backend="onnxruntime"))
+    build_real_runtime_crops(out, photos, recognizer)
 
 
-def _build_crops(c: Crops, out: Path, stage_name: str, work: Path, scale: Scale) -> None:
-    """Render one entry of a reader stage's crops into ``out``."""
+def _build_crops(c: Crops, out: Path, scale: Scale, recognizer=None) -> None:
+    """Render one entry of a reader stage's crops into ``out`` (at ``recognizer``'s boxes when the
+    entry is cut at a detector's)."""
     if c.boxes == "detector":
-        from vision.pipeline import Recognizer
         from vision.train.runtime_crops import build_runtime_crops
 
-        models = fetch_models(c.detector, work / "starts", f"stage {stage_name}'s crops are cut by the models in")
-        build_runtime_crops(out, scale.count(c.scenes), c.seed, Recognizer(models, backend="onnxruntime"), c.layout,
-                            c.table_conventions, c.mix, decks=scale.decks)
+        build_runtime_crops(out, scale.count(c.scenes), c.seed, recognizer, c.layout, c.table_conventions, c.mix,
+                            decks=scale.decks)
     else:
         from vision.train.crops_data import MEASURED_JITTER, build_crops
 

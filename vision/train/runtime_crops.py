@@ -65,13 +65,12 @@ def scene_runtime_crops(recognizer, seed: int, layout: str | None = None, table_
 
 def photo_runtime_crops(recognizer, photo) -> tuple[np.ndarray, np.ndarray]:
     """The same for a labelled real photo (``vision.train.real_cards.RealPhoto``), decoded as the
-    runtime decodes a photo file; its named corners the runtime would read (trusted ones) are the truth."""
+    runtime decodes a photo file; its readable corners (``RealPhoto.readable_corners``) are the truth."""
     from vision.decode import read_photo
 
     pixels = read_photo(photo.image).pixels
     h, w = pixels.shape[:2]
-    truth = [(c.code, (c.box[0] * w, c.box[1] * h, c.box[2] * w, c.box[3] * h)) for c in photo.corners
-             if c.code is not None and (c.trusted or photo.family == "crops")]
+    truth = [(c.code, (c.box[0] * w, c.box[1] * h, c.box[2] * w, c.box[3] * h)) for c in photo.readable_corners]
     return crops_at_detector_boxes(recognizer, pixels, truth)
 
 
@@ -153,7 +152,8 @@ def main(argv=None) -> None:
 
     def progress(done: int, total: int) -> None:
         if done % 50 == 0 or done == total:
-            print(f"{done}/{total} {'photos' if args.real_train else 'scenes'} ({time.time() - start:.0f} s)", flush=True)
+            unit = "photos" if args.real_train else "scenes"
+            print(f"{done}/{total} {unit} ({time.time() - start:.0f} s)", flush=True)
 
     if args.real_train:
         from vision.train.real_sets import real_photos_of
