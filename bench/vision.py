@@ -2,7 +2,7 @@
 measured in one run.
 
     python bench/vision.py [--n 300] [--seed 9000000] [--mix v3|v4] [--show-share 0.4] [--decks D,...]
-                           [--models DIR] [--conf 0.5] [--peer-n 60] [--no-zoom] [--verbose]
+                           [--models DIR] [--conf X] [--peer-n 60] [--no-zoom] [--verbose]
 
 1. Renders N scenes (1280x960) with ``vision.synth.render_scene(seed + i, mix=...)`` and encodes
    each as a JPEG (quality 90) in memory. With the default mix v3 a share of them (--show-share)
@@ -300,7 +300,8 @@ def main(argv=None) -> int:
     parser.add_argument("--show-share", type=float, default=0.4,
                         help="share of show photos laid out as the capture guide asks (mix v3; default 0.4)")
     parser.add_argument("--models", default=None, help="models folder (default models/)")
-    parser.add_argument("--conf", type=float, default=0.5, help="confidence below which cards are flagged")
+    parser.add_argument("--conf", type=float, default=None,
+                        help="confidence below which cards are flagged (default: the models' calibrated value)")
     parser.add_argument("--peer-n", type=int, default=60, help="photos timed through the peers (default 60)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes rendering scenes")
     parser.add_argument("--decks", default=None,

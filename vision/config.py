@@ -2,7 +2,7 @@
 
 One name per meaning, its unit in the name or beside it. The measurement that set each value is in
 the tuning log, docs/TUNING.md (by the field's ``step.name``). Values calibrated to a model version
-travel with the model: models.json's ``calibration`` block (``{"interpret": {"read_floor": 0.25}}``)
+travel with the model: models.json's ``calibration`` block (``{"interpret": {"read_floor": 0.3}}``)
 overrides these defaults for that model (``from_models_json``); the defaults are the values
 measured for the shipped models. Card and index geometry (not tuned: measured on cards) lives in
 ``vision.geometry``.
@@ -77,10 +77,10 @@ class InterpretConfig:
     """Step 4, interpret (``vision.interpret``, ``identify``, ``outlines``, ``sure_reads``,
     ``kept_apart.restore``). The first three are the caller's (``Thresholds``)."""
 
-    confirm_below: float = 0.5  # a card read less sure (score x reader probability) is flagged
+    confirm_below: float = 0.6  # a card read less sure (score x reader probability) is flagged
     lone_index_score: float = 0.5  # an index with no card box needs this score to count
     unread_card_score: float = 0.5  # a card box with no read index needs this score to be reported
-    read_floor: float = 0.25  # a card read less sure is an unread card with a best guess
+    read_floor: float = 0.3  # a card read less sure is an unread card with a best guess
     inside_share: float = 0.8  # a box with this share of its area inside other card boxes is part of them
     one_corner_factor: float = 1.3  # a card read from one corner needs this x confirm_below
     max_cards: int = 20  # more is not a cribbage layout

@@ -49,7 +49,8 @@ def register(subparsers) -> None:
 def _common_options(parser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--conf", type=float, default=None, metavar="X",
-                        help="cards read with less confidence than X are flagged for you to confirm (default 0.5)")
+                        help="cards read with less confidence than X are flagged for you to confirm "
+                             "(default: the value the models were calibrated with, models.json)")
     parser.add_argument("--models", metavar="DIR", default=None,
                         help="folder holding models.json (default: the models installed with crib)")
     parser.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
@@ -59,11 +60,10 @@ def _common_options(parser) -> None:
 
 
 def _recognizer(args):
-    from vision import CONFIRM_BELOW, Recognizer, ThresholdError
+    from vision import Recognizer, ThresholdError
 
     try:
-        return Recognizer(args.models, backend=args.backend,
-                          confirm_below=CONFIRM_BELOW if args.conf is None else args.conf,
+        return Recognizer(args.models, backend=args.backend, confirm_below=args.conf,
                           zoom=False if args.no_zoom else None)
     except ThresholdError as exc:
         raise CliError(f"--conf must be between 0 and 1, got {exc.value}") from None

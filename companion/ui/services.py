@@ -185,7 +185,8 @@ class Companion:
 
     # --- photos ---------------------------------------------------------------------------------
     def recognizer(self):
-        threshold = round(float(self.settings.confirm_below), 2)
+        chosen = self.settings.confirm_below  # None: the threshold the models were calibrated with
+        threshold = None if chosen is None else round(float(chosen), 2)
         if threshold not in self._recognizers:
             from vision import Recognizer
 

@@ -22,7 +22,7 @@ class Settings:
     preset: str = "acc"
     muggins: str = "optional"
     count_first: bool | None = None  # counts shown before the claim; None: only when muggins is off
-    confirm_below: float = 0.5     # recognition: cards read below this are flagged for the player
+    confirm_below: float | None = None  # recognition: cards read below this are flagged; None: the models' own
     sound: bool = True
     tour_seen: bool = False
     players: tuple[str, ...] = ("Ann", "Ben")
@@ -36,7 +36,8 @@ class Settings:
             "preset": self.preset in PRESETS,
             "muggins": self.muggins in MUGGINS_MODES,
             "count_first": self.count_first is None or isinstance(self.count_first, bool),
-            "confirm_below": isinstance(self.confirm_below, (int, float)) and 0.05 <= self.confirm_below <= 0.95,
+            "confirm_below": self.confirm_below is None or (isinstance(self.confirm_below, (int, float))
+                                                           and 0.05 <= self.confirm_below <= 0.95),
             "sound": isinstance(self.sound, bool),
             "tour_seen": isinstance(self.tour_seen, bool),
             "players": isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players),

@@ -26,7 +26,11 @@ def test_recent_games_and_settings_say_player_words(start_app, tmp_path):
     h.wait()
     settings = h.screen("settings")
     assert settings.ids.preset.text == "ACC rules"
-    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than half sure of")
+    assert h.companion.settings.confirm_below is None  # the models' own threshold (v10: 0.6)
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 60 % sure of")
+    h.tap(settings.ids.save)
+    h.wait()
+    assert h.companion.settings.confirm_below is None  # saved untouched: it follows the models still
     settings.ids.confidence.value = 0.7
     h.pump(frames=2)
     assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 70 % sure of")

@@ -16,7 +16,7 @@ from vision.notices import Code
 def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    stray = Detections([[1000, 800, 1013, 830]], [0.3], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97],
+    stray = Detections([[1000, 800, 1013, 830]], [0.32], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97],
                        [CARD_INDEX["KC"]], [0.01])
     photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
     result = interpret(Detections.concatenate([indices, stray]), cards, photo, "stray")
@@ -181,11 +181,11 @@ def test_many_unsure_stray_reads_are_one_warning_not_one_each():
 def test_several_weak_lone_indices_are_one_warning():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    weak = Detections([[1000, 800, 1013, 830], [1100, 800, 1113, 830]], [0.3, 0.35], [INDEX_CLASS] * 2,
+    weak = Detections([[1000, 800, 1013, 830], [1100, 800, 1113, 830]], [0.32, 0.35], [INDEX_CLASS] * 2,
                       [CARD_INDEX["KS"], CARD_INDEX["7S"]], [0.97, 0.97], [CARD_INDEX["KC"]] * 2, [0.01] * 2)
     result = interpret(Detections.concatenate([indices, weak]), cards, _photo(), "keyboard")
     said = [w for w in map(str, result.warnings) if "with no card around" in w]
-    assert said == ["ignored 2 corner indices with no card around them (detector scores: KS 0.30, 7S 0.35)"]
+    assert said == ["ignored 2 corner indices with no card around them (detector scores: KS 0.32, 7S 0.35)"]
 
 
 def test_unread_cards_are_numbered_for_the_player_to_name():

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import vision.amend as amend_module
 from vision.amend import amend
@@ -18,6 +19,7 @@ from vision.notices import Code
 from vision.phantoms import drop_phantoms
 from vision.pipeline import Recognizer
 from vision.results import RecognizedCard
+from vision.train.recipe import RecipeError, fetch_models
 
 PHOTO = photo_from_array(np.full((600, 800, 3), 40, np.uint8))
 
@@ -87,7 +89,8 @@ def test_a_card_beside_another_is_kept():
 
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phantoms" / "rf100-poker"
-PHANTOM_PHOTO = "IMG_20220316_142145"  # real validation photo: 9S TS JS QS KS, the 9S's far corner read 8S
+PHANTOM_PHOTO = "IMG_20220316_142145"  # real validation photo: 9S TS JS QS KS, the 9S's far corner read 8S by v9
+V9_MODELS = "git:2504fab845eeb98bf0e753da9633d08ccd17c280:models"  # models v9 as the runtime read them
 
 
 def labelled_cards(name: str) -> list[str]:
@@ -97,11 +100,19 @@ def labelled_cards(name: str) -> list[str]:
     return sorted(names[int(line.split()[0])] for line in text.splitlines() if line.strip())
 
 
-def test_a_real_photo_read_with_a_phantom_gives_its_cards(monkeypatch):
-    recognizer = Recognizer()
+def test_a_real_photo_read_with_a_phantom_gives_its_cards(monkeypatch, tmp_path):
+    """Models v9 read the 9S's far corner of this photo as 8S (0.38): the rule drops it. Models v10
+    read no second card there at all; both give the photo's five cards."""
     image = FIXTURE / "images" / f"{PHANTOM_PHOTO}.jpg"
+    shipped = Recognizer().recognize(image)
+    assert sorted(c.card for c in shipped.cards) == labelled_cards(PHANTOM_PHOTO) == ["9S", "JS", "KS", "QS", "TS"]
+    try:
+        v9 = fetch_models(V9_MODELS, tmp_path, "the phantom test's models are")
+    except RecipeError:
+        pytest.skip("a checkout without the git history of models v9")
+    recognizer = Recognizer(v9)
     result = recognizer.recognize(image)
-    assert sorted(c.card for c in result.cards) == labelled_cards(PHANTOM_PHOTO) == ["9S", "JS", "KS", "QS", "TS"]
+    assert sorted(c.card for c in result.cards) == ["9S", "JS", "KS", "QS", "TS"]
     said = [n for n in result.warnings if n.code == Code.SECOND_READING]
     assert [(n.args[0], n.args[2]) for n in said] == [("8S", "9S")]
     # without the rule the 9S's far corner is a card of its own

@@ -1,6 +1,7 @@
-"""Recipes: the v9 recipe names the stages that made the shipped models and replays them end to
-end at a tiny scale (a few images a stage, one epoch) from nothing but the repo, its git history
-and the real sets; one stage replays alone from the checkpoint it started from."""
+"""Recipes: the v10 recipe (v9's stages and three more) names the stages that made the shipped
+models and replays them end to end at a tiny scale (a few images a stage, one epoch) from nothing
+but the repo, its git history and the real sets; one stage replays alone from the checkpoint it
+started from."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from vision.train import recipe as recipes
 from vision.train.frozen_labels import FrozenLabelsError, format_found_cards, read_found_cards
 
 V9 = recipes.load_recipe("v9")
+V10 = recipes.load_recipe("v10")
 
 
 def _git_history() -> bool:
@@ -30,7 +32,7 @@ needs_history = pytest.mark.skipif(not _git_history(), reason="a checkout withou
 
 
 def test_v9_chains_its_detector_and_reader_stages_and_ships_the_last_of_each():
-    assert V9.version == "9" and recipes.CURRENT == "v9"
+    assert V9.version == "9"
     names = [s.name for s in V9.stages]
     assert names == ["detector-s7", "detector-s8", "detector-s9", "reader-s9", "reader-s11", "reader-s12", "reader-s13"]
     for earlier, later in zip(V9.stages, V9.stages[1:]):
@@ -45,11 +47,37 @@ def test_v9_chains_its_detector_and_reader_stages_and_ships_the_last_of_each():
             assert (recipes.REPO / stage.data.real_labels).is_file()
 
 
+def test_v10_continues_v9_with_the_640_px_line_and_a_reader_cut_at_its_boxes():
+    assert V10.version == "10" and recipes.CURRENT == "v10"
+    assert V10.stages[:7] == V9.stages
+    added = V10.stages[7:]
+    assert [s.name for s in added] == ["detector-s17", "detector-s18-gpu", "reader-s19-g4"]
+    assert [s.after for s in added] == ["detector-s9", "detector-s17", "reader-s13"]
+    assert (V10.detector_from, V10.reader_from) == ("detector-s18-gpu", "reader-s19-g4")
+    cpu, gpu, reader = added
+    assert (cpu.imgsz, cpu.stop_after, cpu.cache, cpu.schedule) == (640, 3, "disk", "finetune")
+    assert (gpu.imgsz, gpu.stop_after, gpu.schedule, gpu.batch) == (640, 4, "device", 64)
+    assert ("mixed", 1600, 9) in gpu.data.layout_renders
+    assert reader.data.real_at_boxes_of and {c.detector for c in reader.data.crops} == {reader.data.real_at_boxes_of}
+    assert [c.seed for c in reader.data.crops] == [29, 30, 31]
+    changed = {step: {k: v for k, v in values.items() if V9.calibration[step].get(k) != v}
+               for step, values in V10.calibration.items() if isinstance(values, dict)}
+    assert {step: c for step, c in changed.items() if c} == {"interpret": {"read_floor": 0.3, "confirm_below": 0.6}}
+    for stage in V9.stages[:3]:  # v9's detector stages state their arguments as v9's provenance was written
+        assert not {"stop_after", "cache", "real_repeat"} & set(recipes.stage_arguments(stage))
+    assert recipes.stage_arguments(gpu)["stop_after"] == 4 and recipes.stage_arguments(cpu)["cache"] == "disk"
+    described = recipes.describe(V10)
+    assert "9. detector-s18-gpu (detector): 11 epochs (ran 4)" in described and "min on a lent GPU" in described
+
+
 @needs_history
 def test_every_git_start_is_in_the_history_and_the_last_reader_start_is_models_v8():
-    for stage in V9.stages:
-        if stage.start.startswith("git:"):
-            _, commit, path = stage.start.split(":", 2)
+    for stage in V10.stages:
+        references = [stage.start, stage.data.real_at_boxes_of] + [c.detector for c in stage.data.crops]
+        for reference in (r for r in references if r and r.startswith("git:")):
+            _, commit, path = reference.split(":", 2)
+            if stage.model == "reader" and reference != stage.start:
+                path += "/models.json"  # a models folder
             assert subprocess.run(["git", "-C", str(recipes.REPO), "cat-file", "-e", f"{commit}:{path}"]).returncode == 0
     v8 = subprocess.run(["git", "-C", str(recipes.REPO), "show", "ea01cc4:models/models.json"], capture_output=True,
                         text=True, check=True).stdout
@@ -67,7 +95,7 @@ def test_help_with_a_recipe_lists_its_stages(capsys):
 
 @pytest.mark.parametrize("args, message", [
     (("--recipe", "v1"), "no recipe 'v1'; known: "),
-    (("--stage", "8"), "recipe v9 has stages 1-7, not 8"),
+    (("--stage", "11"), "recipe v10 has stages 1-10, not 11"),
     (("--stage", "2", "--from-stage", "3"), "--stage and --from-stage go apart"),
     (("--epochs", "2"), "--epochs is not a recipe's"),
     (("--quick", "--recipe", "v9"), "--recipe, --stage, --from-stage and --tiny replay a recipe"),
@@ -80,6 +108,9 @@ def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
     assert not work.exists()
 
 
+DETECTOR_STAGE = '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "git:1:x"\nepochs = 2\nthreads = 1\n'
+
+
 @pytest.mark.parametrize("text, message", [
     ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n', "no [[stage]]"),
     ('[[stage]]\nname = "a"\nmodel = "lens"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\n', "model 'lens'"),
@@ -89,6 +120,10 @@ def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
      "after 'b' is not an earlier stage"),
     ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n[[stage]]\nname = "a"\nmodel = "reader"\n'
      'start = "git:1:x"\nepochs = 1\nthreads = 1\n[calibration.interpret]\nread_flor = 0.2\n', "bad [calibration]: "),
+    (DETECTOR_STAGE + 'schedule = "gpu"\n', "schedule 'gpu' is not one of from-start, finetune, device"),
+    (DETECTOR_STAGE + 'stop_after = 3\n', "stop_after must be 1-2 (epochs of the schedule)"),
+    (DETECTOR_STAGE + 'cache = "ssd"\n', "cache 'ssd' is neither ram nor disk"),
+    (DETECTOR_STAGE + '[stage.data]\nreal_sets = []\nlayout_renders = ["mixed:2:9"]\n', 'layout "mixed" renders only in a device stage'),
 ])
 def test_a_malformed_recipe_names_what_is_wrong(text, message):
     with pytest.raises(recipes.RecipeError, match=re.escape(message)):
@@ -156,32 +191,36 @@ def test_the_frozen_labels_answer_for_every_real_train_photo_that_needs_them():
     from vision.train.frozen_labels import needs_found_cards
     from vision.train.real_sets import real_photos_of
 
-    frozen = read_found_cards(recipes.REPO / V9.stage("detector-s9").data.real_labels)
     needing = {p.name for p in real_photos_of("train") if needs_found_cards(p)}
-    assert needing and needing <= set(frozen)
+    files = {s.data.real_labels for s in V10.stages if s.model == "detector"}
+    assert len(files) == 2  # v5's detector labelled v9's data, v9's the 640 line's
+    for file in files:
+        assert needing and needing <= set(read_found_cards(recipes.REPO / file))
 
 
 @pytest.mark.real_photos("cardcounterml")  # the recipe reads both real sets
 @pytest.mark.real_photos("rf100-poker")
 @needs_history
-def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_path, capsys):
+def test_v10_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_path, capsys):
     from vision.pipeline import load_models_config
     from vision.runtime import OnnxModel
 
     out = tmp_path / "models"
-    assert main(["train", "--recipe", "v9", "--tiny", "--work", str(tmp_path / "work"), "--out", str(out)]) == 0
+    assert main(["train", "--tiny", "--work", str(tmp_path / "work"), "--out", str(out)]) == 0  # the current recipe
     err = capsys.readouterr().err
     assert '"cards_from_detector": 2' in err  # the frozen labels gave the lone corners' cards
     config = load_models_config(out)
     provenance = config["provenance"]
-    assert config["version"] == "9" and provenance["recipe"] == "v9" and provenance["scale"] == "tiny"
-    assert provenance["stages"] == [s.name for s in V9.stages]
-    assert (provenance["detector_stage"], provenance["reader_stage"]) == ("detector-s9", "reader-s13")
+    assert config["version"] == "10" and provenance["recipe"] == "v10" and provenance["scale"] == "tiny"
+    assert provenance["stages"] == [s.name for s in V10.stages]
+    assert (provenance["detector_stage"], provenance["reader_stage"]) == ("detector-s18-gpu", "reader-s19-g4")
     assert provenance["arguments"]["detector-s8"]["start"] == "output of stage detector-s7"
+    assert provenance["arguments"]["detector-s18-gpu"]["start"] == "output of stage detector-s17"
+    assert provenance["arguments"]["detector-s18-gpu"]["device"] in ("cpu", "gpu")
     assert provenance["arguments"]["reader-s9"]["start"] == V9.stage("reader-s9").start
     assert provenance["seeds"]["reader-s13"] == [20, 21, 22] and provenance["git_commit"]
     shipped = json.loads((recipes.REPO / "models" / "models.json").read_text())
-    assert config["calibration"] == shipped["calibration"] == V9.calibration  # read as the shipped v9
+    assert config["calibration"] == shipped["calibration"] == V10.calibration  # read as the shipped v10
     size = config["detector"]["imgsz"]
     raw = OnnxModel(out / "detector.onnx", "onnxruntime").run(np.zeros((1, 3, size, size), np.float32))
     assert raw.shape[:2] == (1, 6)
@@ -189,22 +228,24 @@ def test_v9_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_pat
     assert logits.shape == (2, 52) and (out / "train" / "detector_last.pt").is_file()
 
     alone = tmp_path / "alone"
-    assert main(["train", "--recipe", "v9", "--stage", "7", "--tiny", "--work", str(tmp_path / "w7"),
+    assert main(["train", "--recipe", "v10", "--stage", "10", "--tiny", "--work", str(tmp_path / "w10"),
                  "--out", str(alone)]) == 0
     provenance = json.loads((alone / "models.json").read_text())["provenance"]
-    assert provenance["stages"] == ["reader-s13"] and provenance["detector_stage"] is None
+    assert provenance["stages"] == ["reader-s19-g4"] and provenance["detector_stage"] is None
     assert json.loads((alone / "models.json").read_text())["calibration"] == shipped["calibration"]
-    assert provenance["arguments"]["reader-s13"]["start"] == V9.stage("reader-s13").start  # models v8's reader
+    assert provenance["arguments"]["reader-s19-g4"]["start"] == V10.stage("reader-s19-g4").start  # models v9's reader
+    assert provenance["arguments"]["reader-s19-g4"]["data"]["crops"][0]["boxes"] == "detector"
     assert (alone / "classifier.onnx").is_file() and not (alone / "detector.onnx").exists()
 
 
 def test_the_shipped_models_say_which_recipe_made_them():
     shipped = json.loads((recipes.REPO / "models" / "models.json").read_text())
     provenance = shipped["provenance"]
-    assert shipped["version"] == V9.version and provenance["recipe"] == "v9"
-    made = json.loads(json.dumps(recipes.historical_provenance(V9, provenance["git_commit"])))
+    assert shipped["version"] == V10.version and provenance["recipe"] == "v10"
+    made = json.loads(json.dumps(recipes.historical_provenance(V10, provenance["git_commit"])))
     assert provenance == made  # the recipe as committed
     assert provenance["arguments"]["reader-s13"]["lr"] == 3e-4 and provenance["seconds"]["detector-s9"] == 7583
+    assert shipped["detector"]["imgsz"] == V10.stage(V10.detector_from).imgsz == 640
 
 
 @pytest.mark.real_photos("cardcounterml")

@@ -182,8 +182,9 @@ def packed_decks(pack_dir: Path) -> tuple[str, ...] | None:
 
 
 def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | None, int, int]], val: int,
-                        real_repeat: int, limit_real: int | None = None, log=print) -> Path:
-    """The real sets (carried + made again) and fresh renders; returns the data yaml."""
+                        real_repeat: int, limit_real: int | None = None, log=print, mix: str = "v4",
+                        val_seed: int = 10) -> Path:
+    """The real sets (carried + made again) and fresh ``mix`` renders; returns the data yaml."""
     from vision.synth.dataset import write_dataset
     from vision.train.real_looks import write_variant_set
     from vision.train.real_mix import FIRST_SET_REPEAT, LOOKS_SEED
@@ -206,11 +207,12 @@ def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | No
     log(f"real sets ({time.time() - t:.0f} s)")
     render_dirs, decks = [], packed_decks(pack_dir)
     for layout, n, seed in renders:
-        name = f"synth_v4_{layout or 'mixed'}_s{seed}"
+        name = f"synth_{mix}_{layout or 'mixed'}_s{seed}"
         render_dirs.append(write_dataset(work / name, n, seed, layout=layout, longest=640, mixed=True,
-                                         mix="v4", decks=decks).parent)
+                                         mix=mix, decks=decks).parent)
         log(f"{name}: {n} scenes ({time.time() - t:.0f} s)")
-    val_dir = write_dataset(work / "synth_val_v4_s10", val, 10, longest=640, mixed=True, mix="v4", decks=decks).parent
+    val_dir = write_dataset(work / f"synth_val_{mix}_s{val_seed}", val, val_seed, longest=640, mixed=True, mix=mix,
+                            decks=decks).parent
     data = work / "gpu_mix.yaml"
     train = [d for d in real_dirs for _ in range(real_repeat)] + render_dirs
     data.write_text("train:\n" + "".join(f"  - {(d / 'images').resolve()}\n" for d in train)
@@ -287,7 +289,9 @@ class DeviceRun:
 
     renders: tuple[tuple[str | None, int, int], ...] = ((None, 1600, 9), ("two_hands_crib_starter", 2000, 40),
                                                         ("fan", 1400, 41))
+    mix: str = "v4"
     val: int = 40
+    val_seed: int = 10
     real_repeat: int = 2  # the real sets twice an epoch: about half of it, as in real_mix's 2,448 of 4,048
     device: str = "0"
     imgsz: int = 640
@@ -298,6 +302,8 @@ class DeviceRun:
     epochs: int = 30  # the time box plans them again after the first epoch
     budget_s: float | None = None  # wall clock for everything (training fitted to what is left); None: untimed
     keep: tuple[float, ...] = (1 / 3, 2 / 3)  # epochs kept beside last.pt, as fractions of the planned ones
+    stop_after: int | None = None  # end after this many epochs of the schedule (a recipe's replay of a time box)
+    threads: int = 0  # torch threads on a CPU (0: ultralytics' choice)
 
 
 def train(pack_dir: Path, out: Path, work: Path, run: DeviceRun, limit_real: int | None = None) -> Path:
@@ -310,9 +316,10 @@ def train(pack_dir: Path, out: Path, work: Path, run: DeviceRun, limit_real: int
 
     with _art_cache(work / "art"):
         unpack_art(pack_dir, cache_dir())
-        data = build_training_data(pack_dir, work, list(run.renders), run.val, run.real_repeat, limit_real)
+        data = build_training_data(pack_dir, work, list(run.renders), run.val, run.real_repeat, limit_real,
+                                   mix=run.mix, val_seed=run.val_seed)
     _stand_in_polars(work / "site")
-    from vision.train.detector import DetectorRecipe, _common_train_args, _training_yolo
+    from vision.train.detector import DetectorRecipe, _common_train_args, _stop_after, _training_yolo, _use_threads
 
     YOLO = _training_yolo(work)
     hours = None if run.budget_s is None else max(run.budget_s - (time.time() - started), 60) / 3600
@@ -321,9 +328,12 @@ def train(pack_dir: Path, out: Path, work: Path, run: DeviceRun, limit_real: int
     args.update(workers=run.workers, deterministic=False)
     print(f"training {f'{hours * 60:.1f} min' if hours else f'{run.epochs} epochs'} from "
           f"{time.time() - started:.0f} s", flush=True)
+    _use_threads(run.threads)
     with _lite0_without_imagenet():
         model = YOLO(str(pack_dir / "start.pt"))
         model.add_callback("on_fit_epoch_end", _copy_out(out, set(run.keep)))
+        if run.stop_after is not None:
+            model.add_callback("on_fit_epoch_end", _stop_after(run.stop_after))
         model.train(**args, name="gpu", epochs=run.epochs, mosaic=0.0, close_mosaic=0, lr0=run.lr0, lrf=run.lrf,
                     warmup_epochs=0.0)
     return out / "last.pt"

@@ -15,6 +15,7 @@ not the result.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -24,8 +25,11 @@ from pathlib import Path
 
 RECIPES_DIR = Path(__file__).resolve().parent / "recipes"
 REPO = Path(__file__).resolve().parents[2]
-CURRENT = "v9"  # the recipe of the models in models/ (``crib train`` alone replays it)
+CURRENT = "v10"  # the recipe of the models in models/ (``crib train`` alone replays it)
 MODELS = ("detector", "reader")
+# A detector stage's schedule: "from-start" (warm-up, mosaic), "finetune" (``run_stage`` on this
+# machine), "device" (``gpu_run``'s run: the real sets packed, fresh renders, on a GPU when there is one).
+SCHEDULES = ("from-start", "finetune", "device")
 
 
 class RecipeError(ValueError):
@@ -63,7 +67,7 @@ class Data:
     synth_seed: int = 9
     synth_val: int = 0
     val_seed: int = 10
-    layout_renders: tuple[tuple[str, int, int], ...] = ()
+    layout_renders: tuple[tuple[str, int, int], ...] = ()  # layout "mixed": the mix's own (a device stage's)
     real_labels: str | None = None
     # reader stages
     crops: tuple[Crops, ...] = ()
@@ -79,13 +83,15 @@ class Stage:
     threads: int
     data: Data
     after: str | None = None
-    schedule: str = "finetune"  # detector: "from-start" (warm-up, mosaic) or "finetune"
+    schedule: str = "finetune"  # detector: one of SCHEDULES
     lr0: float = 0.0  # detector
     lrf: float = 0.1  # detector
+    stop_after: int | None = None  # detector: the run ended after this many epochs of its schedule
+    cache: str = "ram"  # detector: where ultralytics keeps decoded images ("disk" at 640 px in 24 GB)
     lr: float = 0.0  # reader
     imgsz: int = 512
     batch: int = 16
-    real_repeat: int = 2
+    real_repeat: int = 2  # the real crops (reader) or the real sets (device stage) this many times an epoch
     logged_s: int = 0  # the seconds the historical run's log records
     log: str = ""
     history: str = ""
@@ -170,8 +176,16 @@ def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = (
             raise RecipeError(f"{where}: {str(exc).split('__init__() ')[-1]}") from None
         if stage.model not in MODELS:
             raise RecipeError(f"{where}: model {stage.model!r} is not one of {', '.join(MODELS)}")
+        if stage.schedule not in SCHEDULES:
+            raise RecipeError(f"{where}: schedule {stage.schedule!r} is not one of {', '.join(SCHEDULES)}")
         if stage.epochs < 1 or stage.threads < 1:
             raise RecipeError(f"{where}: epochs and threads must be at least 1")
+        if stage.stop_after is not None and not 1 <= stage.stop_after <= stage.epochs:
+            raise RecipeError(f"{where}: stop_after must be 1-{stage.epochs} (epochs of the schedule)")
+        if stage.cache not in ("ram", "disk"):
+            raise RecipeError(f"{where}: cache {stage.cache!r} is neither ram nor disk")
+        if stage.schedule != "device" and any(lay == "mixed" for lay, _, _ in layouts):
+            raise RecipeError(f"{where}: layout \"mixed\" renders only in a device stage (real_mix renders the mix as synth)")
         if not stage.start.startswith(("imagenet:", "git:")):
             raise RecipeError(f"{where}: start {stage.start!r} is neither imagenet:<yaml> nor git:<commit>:<path>")
         if data.real_at_boxes_of is not None and not _is_models_reference(data.real_at_boxes_of):
@@ -230,11 +244,18 @@ def describe(recipe: Recipe) -> str:
              f"the detector is stage {recipe.detector_from}'s, the reader stage {recipe.reader_from}'s"]
     for number, s in enumerate(recipe.stages, 1):
         rate = f"lr0 {s.lr0} -> x{s.lrf} ({s.schedule})" if s.model == "detector" else f"lr {s.lr}"
-        lines.append(f"  {number}. {s.name} ({s.model}): {s.epochs} epochs, {rate}, {s.threads} threads; "
-                     f"logged {s.logged_s / 3600:.2f} h")
+        ran = f" (ran {s.stop_after})" if s.stop_after is not None else ""
+        lines.append(f"  {number}. {s.name} ({s.model}): {s.epochs} epochs{ran}, {rate}, {s.threads} threads"
+                     f"{', at ' + str(s.imgsz) + ' px' if s.model == 'detector' else ''}; logged {s.logged_s / 3600:.2f} h")
         lines.append(f"     start: {s.start}" + (f" (a whole replay: {s.after}'s output)" if s.after else ""))
         d = s.data
-        if s.model == "detector":
+        if s.model == "detector" and s.schedule == "device":
+            renders = ", ".join(f"{n} {lay} (seed {seed})" for lay, n, seed in d.layout_renders)
+            lines.append(f"     data: real sets {', '.join(d.real_sets)} x{s.real_repeat} (lone corners' cards: "
+                         f"{d.real_labels}){' with phone looks and close-ups' if d.looks else ''}; fresh mix {d.mix} "
+                         f"renders made in the run: {renders}; val {d.synth_val} (seed {d.val_seed}); batch {s.batch}, "
+                         "on a GPU when there is one (gpu_run)")
+        elif s.model == "detector":
             renders = ", ".join(f"{n} {lay} (seed {seed})" for lay, n, seed in d.layout_renders)
             lines.append(f"     data: real sets {', '.join(d.real_sets)} (lone corners' cards: {d.real_labels})"
                          f"{' with phone looks and close-ups' if d.looks else ''}; {d.synth} mix {d.mix} renders "
@@ -243,9 +264,12 @@ def describe(recipe: Recipe) -> str:
             crops = "; ".join(f"{c.scenes} {c.layout or 'mix ' + c.mix} scenes (seed {c.seed}, "
                               + (f"{c.per_index} an index)" if c.boxes == "jittered" else
                                  f"at the boxes drawn by the detector of {c.detector})") for c in d.crops)
-            lines.append(f"     data: real crops of {', '.join(d.real_sets)} x{s.real_repeat}; {crops}")
-    total = sum(s.logged_s for s in recipe.stages)
-    lines.append(f"  logged time of all stages: {total / 3600:.1f} h on this machine's CPU")
+            cut = f" (the train photos cut again at the boxes of {d.real_at_boxes_of})" if d.real_at_boxes_of else ""
+            lines.append(f"     data: real crops of {', '.join(d.real_sets)} x{s.real_repeat}{cut}; {crops}")
+    total = sum(s.logged_s for s in recipe.stages if s.schedule != "device")
+    lent = sum(s.logged_s for s in recipe.stages if s.schedule == "device")
+    lines.append(f"  logged time of all stages: {total / 3600:.1f} h on this machine's CPU"
+                 + (f", {lent / 60:.1f} min on a lent GPU" if lent else ""))
     return "\n".join(lines)
 
 
@@ -309,32 +333,84 @@ def _real_train_photos(stage: Stage, scale: Scale) -> list:
 def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scale, log=print) -> tuple[Path, dict]:
     """Build the stage's data and train; returns (last.pt, the resolved arguments)."""
     from vision.train.detector import DetectorRecipe, FinetuneStage, run_stage, train_detector
-    from vision.train.frozen_labels import read_found_cards
     from vision.train.lite0_backbone import LITE0_YAML, keep_freed_memory
     from vision.train.real_mix import build_data
 
+    if stage.schedule == "device":
+        return run_device_stage(stage, start, work, scale, log)
     d = stage.data
-    frozen = read_found_cards(REPO / d.real_labels) if d.real_labels else None
     layouts = tuple((lay, scale.count(n), seed) for lay, n, seed in d.layout_renders)
     data = build_data(work / "data", scale.count(d.synth), scale.count(d.synth_val), log=log,
                       photos=_real_train_photos(stage, scale), mix=d.mix, looks=d.looks, layout_renders=layouts,
-                      frozen_cards=frozen, decks=scale.decks, synth_seed=d.synth_seed, val_seed=d.val_seed)
+                      frozen_cards=_frozen_cards(d), decks=scale.decks, synth_seed=d.synth_seed, val_seed=d.val_seed)
     keep_freed_memory()
     epochs = scale.epochs or stage.epochs
     threads = scale.threads or stage.threads
     recipe = DetectorRecipe(imgsz=scale.imgsz or stage.imgsz, batch=scale.batch or stage.batch, threads=threads,
-                            cache="ram" if scale is FULL else False, epochs=epochs, lr0=stage.lr0, lrf=stage.lrf,
+                            cache=stage.cache if scale is FULL else False, epochs=epochs, lr0=stage.lr0, lrf=stage.lrf,
                             finetune=())
+    stop_after = None if stage.stop_after is None else min(stage.stop_after, epochs)
     if stage.schedule == "from-start":
         recipe = replace(recipe, model_yaml=str(LITE0_YAML.with_name(stage.start.split(":", 1)[1])))
         weights = train_detector(data, work, recipe)
     else:
-        weights = run_stage(start, data, work, recipe, FinetuneStage(epochs, stage.lr0, stage.lrf), stage.name)
+        weights = run_stage(start, data, work, recipe, FinetuneStage(epochs, stage.lr0, stage.lrf, stop_after),
+                            stage.name)
     args = {"data": {**asdict(d), "synth": scale.count(d.synth), "synth_val": scale.count(d.synth_val),
                      "layout_renders": [list(t) for t in layouts], "decks": scale.decks,
                      "real_photos": scale.real_photos},
             "epochs": epochs, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": recipe.imgsz, "batch": recipe.batch,
-            "threads": threads, "schedule": stage.schedule}
+            "threads": threads, "schedule": stage.schedule, **_detector_extras(stage, stop_after)}
+    return weights, args
+
+
+def _frozen_cards(d: Data):
+    from vision.train.frozen_labels import read_found_cards
+
+    return read_found_cards(REPO / d.real_labels) if d.real_labels else None
+
+
+def _detector_extras(stage: Stage, stop_after: int | None) -> dict:
+    """A detector stage's ``stop_after`` and ``cache`` as provenance states them (absent where they
+    are the defaults, as v9's provenance was written)."""
+    extras = {} if stop_after is None else {"stop_after": stop_after}
+    return extras if stage.cache == "ram" else {**extras, "cache": stage.cache}
+
+
+def run_device_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=print) -> tuple[Path, dict]:
+    """A ``gpu_run`` stage: the real sets written as ``real_mix`` writes them (one render, the
+    renders are made in the run) and packed, then ``gpu_run.train`` on the first GPU, or on this
+    machine's CPU when there is none (it runs, slowly). Returns (last.pt, the resolved arguments)."""
+    import torch
+
+    from vision.train import gpu_run
+    from vision.train.real_mix import build_data
+
+    d = stage.data
+    real = work / "real"
+    if not (real / "real_train").exists():
+        build_data(real, 1, 1, log=log, photos=_real_train_photos(stage, scale), mix=d.mix, looks=d.looks,
+                   frozen_cards=_frozen_cards(d), decks=scale.decks)
+    if start is None:
+        raise RecipeError(f"stage {stage.name}: a device stage starts from a checkpoint (git:<commit>:<path>)")
+    gpu_run.pack(real, start, work / "pack", wheels=False, decks=scale.decks, log=log)
+    renders = tuple((None if lay == "mixed" else lay, scale.count(n), seed) for lay, n, seed in d.layout_renders)
+    epochs = scale.epochs or stage.epochs
+    stop_after = None if stage.stop_after is None else min(stage.stop_after, epochs)
+    device = "0" if torch.cuda.is_available() else "cpu"
+    threads = 0 if device != "cpu" else scale.threads or stage.threads
+    loaders = 0 if scale.workers == 0 else min(os.cpu_count() or 1, gpu_run.DeviceRun.workers)
+    run = gpu_run.DeviceRun(renders=renders, mix=d.mix, val=scale.count(d.synth_val), val_seed=d.val_seed,
+                            real_repeat=stage.real_repeat, device=device, imgsz=scale.imgsz or stage.imgsz,
+                            batch=scale.batch or stage.batch, workers=loaders, lr0=stage.lr0, lrf=stage.lrf,
+                            epochs=epochs, keep=(), stop_after=stop_after, threads=threads)
+    weights = gpu_run.train(work / "pack", work / "out", work / "train", run)
+    layouts = [[lay, scale.count(n), seed] for lay, n, seed in d.layout_renders]
+    args = {"data": {**asdict(d), "synth_val": run.val, "layout_renders": layouts,
+                     "decks": scale.decks, "real_photos": scale.real_photos},
+            "epochs": epochs, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": run.imgsz, "batch": run.batch,
+            "threads": threads, "schedule": stage.schedule, "device": "gpu" if device != "cpu" else "cpu",
+            "real_repeat": stage.real_repeat, **_detector_extras(stage, stop_after)}
     return weights, args
 
 
@@ -508,8 +584,9 @@ def stage_arguments(stage: Stage) -> dict:
     if stage.model == "detector":
         args["data"]["layout_renders"] = [list(t) for t in stage.data.layout_renders]
         del args["data"]["crops"], args["data"]["real_at_boxes_of"]
+        device = {"real_repeat": stage.real_repeat} if stage.schedule == "device" else {}
         return {**args, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": stage.imgsz, "batch": stage.batch,
-                "schedule": stage.schedule}
+                "schedule": stage.schedule, **device, **_detector_extras(stage, stage.stop_after)}
     args["data"] = {"real_sets": list(stage.data.real_sets), **_real_at_boxes(stage),
                     "crops": [crops_arguments(c) for c in stage.data.crops]}
     return {**args, "lr": stage.lr, "batch": stage.batch, "real_repeat": stage.real_repeat}

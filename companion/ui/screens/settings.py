@@ -27,7 +27,7 @@ class SettingsScreen(CribScreen):
         self.ids.brightness.value = s.brightness
         self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
         self.ids.muggins.text = s.muggins
-        self.ids.confidence.value = s.confirm_below
+        self.ids.confidence.value = self.models_confirm_below() if s.confirm_below is None else s.confirm_below
         self.ids.sound.active = s.sound
         self.ids.voice.text = ("Voice: " + ("ready" if speaker() else "none found (install espeak-ng)"))
         self.find_ports()
@@ -44,6 +44,20 @@ class SettingsScreen(CribScreen):
         """The board the games open: the demo's is always the simulated one."""
         return "sim" if self.companion.demo else saved
 
+    @staticmethod
+    def models_confirm_below() -> float:
+        """The shipped models' calibrated threshold (the slider's place until the player moves it)."""
+        from vision import CONFIRM_BELOW
+
+        return CONFIRM_BELOW
+
+    def confirm_choice(self) -> float | None:
+        """The slider's value, or None (the models' own) while it stays where the models put it."""
+        chosen = round(float(self.ids.confidence.value), 2)
+        if self.companion.settings.confirm_below is None and chosen == round(self.models_confirm_below(), 2):
+            return None
+        return chosen
+
     def board_choice(self) -> str:
         return self.ids.port.text.strip() if self.naming_port else present.board_of(self.ids.board.text)
 
@@ -56,7 +70,7 @@ class SettingsScreen(CribScreen):
         kept = old.board if self.companion.demo and board == "sim" else board  # the demo's sim is not saved
         self.companion.save_settings(board=kept, brightness=int(self.ids.brightness.value),
                                      preset=present.preset_of(self.ids.preset.text), muggins=self.ids.muggins.text,
-                                     confirm_below=round(float(self.ids.confidence.value), 2),
+                                     confirm_below=self.confirm_choice(),
                                      sound=bool(self.ids.sound.active))
         if self.companion.view is not None and (self.in_use(old.board) != board
                                                 or old.brightness != self.companion.settings.brightness):
