@@ -81,6 +81,7 @@ class InterpretConfig:
     lone_index_score: float = 0.5  # an index with no card box needs this score to count
     unread_card_score: float = 0.5  # a card box with no read index needs this score to be reported
     read_floor: float = 0.3  # a card read less sure is an unread card with a best guess
+    floor_reader: float = 0.7  # ... unless the reader gives it this probability or more (over 1: no exception)
     inside_share: float = 0.8  # a box with this share of its area inside other card boxes is part of them
     one_corner_factor: float = 1.3  # a card read from one corner needs this x confirm_below
     max_cards: int = 20  # more is not a cribbage layout

@@ -84,7 +84,7 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     (``layout``), flagged to confirm, and the cards whose index could not be read listed.
     ``photo``: its size and scale; ``ground``: as ``interpret``'s."""
     reader = outlines.cards.reader
-    cards, guessed, guess = unname_unsure_reads(outlines.cards, config.read_floor)
+    cards, guessed, guess = unname_unsure_reads(outlines.cards, config.read_floor, config.floor_reader)
     disputed, said_disputed = disputed_corners(cards, outlines.disputed, guessed)
     keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, config, reader, indices, ground)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
@@ -115,10 +115,12 @@ def overall(found: int, max_cards: int) -> tuple[Notice, ...]:
     return ()
 
 
-def unname_unsure_reads(cards: Detections, read_floor: float) -> tuple[Detections, np.ndarray, np.ndarray]:
-    """Reads under ``read_floor`` become unread cards. Returns the cards, which rows were unnamed,
-    and per row the guess to say (code, probability) or None."""
-    guessed = (cards.card_id != UNREAD) & (cards.card_confidence < read_floor)
+def unname_unsure_reads(cards: Detections, read_floor: float,
+                        floor_reader: float = 1.01) -> tuple[Detections, np.ndarray, np.ndarray]:
+    """Reads under ``read_floor`` become unread cards, but for those the reader itself reads at
+    ``floor_reader`` or more. Returns the cards, which rows were unnamed, and per row the guess to
+    say (code, probability) or None."""
+    guessed = (cards.card_id != UNREAD) & (cards.card_confidence < read_floor) & (cards.reader < floor_reader)
     guess = np.empty(len(cards), object)  # filled one by one: numpy would make rows of the pairs
     guess[:] = [(code, float(p)) if unsure else None
                 for code, p, unsure in zip(cards.codes, cards.card_confidence, guessed)]

@@ -19,6 +19,13 @@ def test_bad_settings_fall_back_one_by_one(tmp_path):
     assert store.load(tmp_path) == store.Settings()
 
 
+def test_the_flag_threshold_is_the_models_own_until_the_player_sets_one(tmp_path):
+    assert store.Settings().confirm_below is None  # the recogniser then takes the models' calibration
+    for saved, read in ((None, None), (0.7, 0.7), (0.02, None), ("high", None)):
+        (tmp_path / store.SETTINGS_FILE).write_text(json.dumps({"confirm_below": saved}))
+        assert store.load(tmp_path).confirm_below == read, saved
+
+
 def test_crib_app_without_a_display_is_one_line():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     out = subprocess.run([sys.executable, "-m", "companion", "app"], env=env, capture_output=True, text=True,

@@ -256,3 +256,20 @@ def test_two_cards_of_one_size_are_never_a_mark_and_its_card():
     centres = np.array([[200.0, 250.0], [210.0, 260.0]])  # each card's index read mid-face of the other
     assert not mid_face(two_cards(1.0 - 1e-7), centres).any()   # one float step smaller: a tie
     assert mid_face(two_cards(0.9), centres)[1]                  # clearly smaller and inside: a mark
+
+
+def test_a_read_under_the_floor_stays_named_when_the_reader_is_sure_of_it():
+    """A card's confidence is the detector's score times the reader's probability: a small, half
+    hidden index the detector scores 0.28 and the reader reads at 0.95 (0.27) is named and flagged
+    (``floor_reader``), one the reader itself is unsure of (0.7) is an unread box with its guess."""
+    from vision.interpret import unname_unsure_reads
+
+    cards = Detections([[0, 0, 40, 60], [100, 0, 140, 60]], [0.28, 0.4], [INDEX_CLASS] * 2,
+                       [CARD_INDEX["KS"], CARD_INDEX["7S"]], [0.266, 0.28], [CARD_INDEX["KC"]] * 2, [0.01] * 2,
+                       reader=[0.95, 0.7])
+    kept, guessed, guess = unname_unsure_reads(cards, 0.3, 0.8)
+    assert guessed.tolist() == [False, True] and kept.codes[0] == "KS"
+    assert guess[0] is None and guess[1] == ("7S", pytest.approx(0.28))
+    assert kept.card_id[1] < 0 and kept.card_confidence[0] == np.float32(0.266)
+    assert unname_unsure_reads(cards, 0.3)[1].all()  # no exception: both unread
+    assert DEFAULTS.interpret.floor_reader == 0.7  # the shipped calibration (docs/TUNING.md)

@@ -62,7 +62,8 @@ def test_v10_continues_v9_with_the_640_px_line_and_a_reader_cut_at_its_boxes():
     assert [c.seed for c in reader.data.crops] == [29, 30, 31]
     changed = {step: {k: v for k, v in values.items() if V9.calibration[step].get(k) != v}
                for step, values in V10.calibration.items() if isinstance(values, dict)}
-    assert {step: c for step, c in changed.items() if c} == {"interpret": {"read_floor": 0.3, "confirm_below": 0.6}}
+    assert {step: c for step, c in changed.items() if c} == {"interpret": {"read_floor": 0.3, "confirm_below": 0.6,
+                                                                   "floor_reader": 0.7}}
     for stage in V9.stages[:3]:  # v9's detector stages state their arguments as v9's provenance was written
         assert not {"stop_after", "cache", "real_repeat"} & set(recipes.stage_arguments(stage))
     assert recipes.stage_arguments(gpu)["stop_after"] == 4 and recipes.stage_arguments(cpu)["cache"] == "disk"
@@ -123,7 +124,8 @@ DETECTOR_STAGE = '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "git:1:x"\n
     (DETECTOR_STAGE + 'schedule = "gpu"\n', "schedule 'gpu' is not one of from-start, finetune, device"),
     (DETECTOR_STAGE + 'stop_after = 3\n', "stop_after must be 1-2 (epochs of the schedule)"),
     (DETECTOR_STAGE + 'cache = "ssd"\n', "cache 'ssd' is neither ram nor disk"),
-    (DETECTOR_STAGE + '[stage.data]\nreal_sets = []\nlayout_renders = ["mixed:2:9"]\n', 'layout "mixed" renders only in a device stage'),
+    (DETECTOR_STAGE + '[stage.data]\nreal_sets = []\nlayout_renders = ["mixed:2:9"]\n',
+     'layout "mixed" renders only in a device stage'),
 ])
 def test_a_malformed_recipe_names_what_is_wrong(text, message):
     with pytest.raises(recipes.RecipeError, match=re.escape(message)):

@@ -185,7 +185,8 @@ def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = (
         if stage.cache not in ("ram", "disk"):
             raise RecipeError(f"{where}: cache {stage.cache!r} is neither ram nor disk")
         if stage.schedule != "device" and any(lay == "mixed" for lay, _, _ in layouts):
-            raise RecipeError(f"{where}: layout \"mixed\" renders only in a device stage (real_mix renders the mix as synth)")
+            raise RecipeError(f"{where}: layout \"mixed\" renders only in a device stage "
+                              "(real_mix renders the mix as synth)")
         if not stage.start.startswith(("imagenet:", "git:")):
             raise RecipeError(f"{where}: start {stage.start!r} is neither imagenet:<yaml> nor git:<commit>:<path>")
         if data.real_at_boxes_of is not None and not _is_models_reference(data.real_at_boxes_of):
@@ -245,8 +246,9 @@ def describe(recipe: Recipe) -> str:
     for number, s in enumerate(recipe.stages, 1):
         rate = f"lr0 {s.lr0} -> x{s.lrf} ({s.schedule})" if s.model == "detector" else f"lr {s.lr}"
         ran = f" (ran {s.stop_after})" if s.stop_after is not None else ""
-        lines.append(f"  {number}. {s.name} ({s.model}): {s.epochs} epochs{ran}, {rate}, {s.threads} threads"
-                     f"{', at ' + str(s.imgsz) + ' px' if s.model == 'detector' else ''}; logged {s.logged_s / 3600:.2f} h")
+        size = f", at {s.imgsz} px" if s.model == "detector" else ""
+        lines.append(f"  {number}. {s.name} ({s.model}): {s.epochs} epochs{ran}, {rate}, {s.threads} threads{size}; "
+                     f"logged {s.logged_s / 3600:.2f} h")
         lines.append(f"     start: {s.start}" + (f" (a whole replay: {s.after}'s output)" if s.after else ""))
         d = s.data
         if s.model == "detector" and s.schedule == "device":
