@@ -62,9 +62,9 @@ firmware: deps
 	$(MAKE) -s -C hardware/firmware GEOMETRY=2-track BAUD=115200
 	$(MAKE) -s -C hardware/sim
 
-# Rebuild the shipped models into models/ by replaying their recipe (vision/train/recipes/v9.toml:
+# Rebuild the shipped models into models/ by replaying their recipe (vision/train/recipes/v10.toml:
 # fixed seeds, no downloads, the real sets beside the checkout; about 10 h on 2 CPU cores, see
-# models/MODEL.md "How to rebuild"). Data and runs go to build/recipes/v9/.
+# models/MODEL.md "How to rebuild"). Data and runs go to build/recipes/v10/.
 models: deps venv
 	$(CRIB) train --out models
 

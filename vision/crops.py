@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 # The small classifier's input side (training's non-reader crops). The shipped reader's side is
-# models.json's classifier "imgsz" (80 for models v9): recognition always passes that.
+# models.json's classifier "imgsz" (80 for models v10): recognition always passes that.
 CROP_SIZE = 64
 CROP_MARGIN = 1.25  # square side = max(box w, box h) * CROP_MARGIN, centred on the box
 
