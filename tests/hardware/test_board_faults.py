@@ -18,7 +18,8 @@ CONVERGE_S = 2.0
 # A state sent while the cable was out is timed from the replug: the driver's backoff (0.4 s at most
 # here), reopening the port, the handshake and the resend, each through the same 1 % faults. Measured
 # 0.47-1.35 s alone (2026-12-04), over 2 s twice inside the full suite; the cause of that tail is
-# not found yet, so a replug gets 4 s and every other update the 2 s.
+# not found yet, so a replug gets 4 s and every other update the 2 s. The first update opens the
+# port and shakes hands as a replug does (it took over 2 s once under load, 2026-12-04): 4 s too.
 REPLUG_CONVERGE_S = 4.0
 
 
@@ -34,7 +35,7 @@ def random_state(rng: random.Random, tracks: int = 3) -> BoardState:
 def test_random_updates_converge_under_faults_and_unplugs(sim, geometry3):
     """1,000 random states through 1 % dropped, flipped, duplicated and delayed bytes (each, both
     directions) with two unplug/replug cycles: the strip shows the newest state within 2 s every time
-    (within 4 s of a replug)."""
+    (within 4 s of a replug or of the first connection)."""
     rng = random.Random(2024)
     opener = FaultyOpener(sim.url, FaultRates.each(0.01), seed=7)
     unplug_at = {300: 0.5, 700: 1.5}
@@ -51,7 +52,8 @@ def test_random_updates_converge_under_faults_and_unplugs(sim, geometry3):
                 driver.show(state)
             submitted = time.monotonic()
             expected = leds.render(geometry3, state)
-            frame = sim.wait_for(lambda f: f.grb == expected, REPLUG_CONVERGE_S if i in unplug_at else CONVERGE_S)
+            connecting = i == 0 or i in unplug_at     # the first state waits for the first connection too
+            frame = sim.wait_for(lambda f: f.grb == expected, REPLUG_CONVERGE_S if connecting else CONVERGE_S)
             took = time.monotonic() - submitted
             assert frame is not None, f"update {i} not shown after {took:.2f} s ({driver.last_error!r})"
             worst = max(worst, took)
