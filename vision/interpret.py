@@ -116,7 +116,7 @@ def overall(found: int, max_cards: int) -> tuple[Notice, ...]:
 
 
 def unname_unsure_reads(cards: Detections, read_floor: float,
-                        floor_reader: float = 1.01) -> tuple[Detections, np.ndarray, np.ndarray]:
+                        floor_reader: float) -> tuple[Detections, np.ndarray, np.ndarray]:
     """Reads under ``read_floor`` become unread cards, but for those the reader itself reads at
     ``floor_reader`` or more. Returns the cards, which rows were unnamed, and per row the guess to
     say (code, probability) or None."""
