@@ -2,9 +2,10 @@
 measured in one run.
 
     python bench/vision.py [--n 300] [--seed 9000000] [--mix v3|v4] [--show-share 0.4] [--decks D,...]
-                           [--models DIR] [--conf X] [--peer-n 60] [--no-zoom] [--verbose]
+                           [--size 1280x960] [--models DIR] [--conf X] [--peer-n 60] [--no-zoom] [--verbose]
 
-1. Renders N scenes (1280x960) with ``vision.synth.render_scene(seed + i, mix=...)`` and encodes
+1. Renders N scenes (1280x960; ``--size 4000x3000`` as a 12 MP phone camera takes them) with
+   ``vision.synth.render_scene(seed + i, mix=...)`` and encodes
    each as a JPEG (quality 90) in memory. With the default mix v3 a share of them (--show-share)
    are *show photos* laid out as the capture guide asks (table conventions: groups a card width
    apart, the starter clear; hand + starter and two hands + crib + starter in turn); the rest are
@@ -76,11 +77,12 @@ def scene_plan(seeds: list[int], mix: str, show_share: float) -> list[dict]:
     return plan
 
 
-def _render(job: tuple[dict, tuple[str, ...] | None, str]) -> tuple[bytes, dict]:
+def _render(job: tuple) -> tuple[bytes, dict]:
+    """One scene as a JPEG and its annotation; ``job``: (spec, decks, mix[, (width, height)])."""
     from vision.synth import render_scene
 
-    spec, decks, mix = job
-    image, annotation = render_scene(spec["seed"], size=SIZE, decks=decks, layout=spec["layout"],
+    spec, decks, mix, size = (*job, SIZE) if len(job) == 3 else job
+    image, annotation = render_scene(spec["seed"], size=size, decks=decks, layout=spec["layout"],
                                      table_conventions=spec["table_conventions"], mix=mix)
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
@@ -169,8 +171,18 @@ def pr_table(scores: list[dict], key: str, title: str, names: dict | None = None
 def render_all(args, decks, seeds) -> tuple[list[bytes], list[dict]]:
     plan = scene_plan(seeds, args.mix, args.show_share)
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        rendered = list(pool.map(_render, [(spec, decks, args.mix) for spec in plan], chunksize=4))
+        rendered = list(pool.map(_render, [(spec, decks, args.mix, args.size) for spec in plan], chunksize=4))
     return [r[0] for r in rendered], [r[1] for r in rendered]
+
+
+def render_size(text: str | tuple[int, int], parser) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` as (width, height), each 320-8000 px; otherwise exit 2 with one line."""
+    if isinstance(text, tuple):
+        return text
+    parts = text.lower().split("x")
+    if len(parts) == 2 and all(p.isdigit() and 320 <= int(p) <= 8000 for p in parts):
+        return int(parts[0]), int(parts[1])
+    parser.exit(2, f"error: --size must be WIDTHxHEIGHT, each 320-8000 px (e.g. 4000x3000), got {text!r}\n")
 
 
 def check_args(args, parser) -> tuple[tuple[str, ...] | None, list[int]]:
@@ -185,6 +197,7 @@ def check_args(args, parser) -> tuple[tuple[str, ...] | None, list[int]]:
         parser.exit(2, f"error: unknown data mix {args.mix!r}; known: {', '.join(MIXES)}\n")
     if args.n < 1:
         parser.exit(2, f"error: --n must be at least 1, got {args.n}\n")
+    args.size = render_size(getattr(args, "size", SIZE), parser)
     if not 0.0 <= args.show_share <= 1.0:
         parser.exit(2, f"error: --show-share must be between 0 and 1, got {args.show_share}\n")
     if args.tuning:
@@ -251,7 +264,8 @@ def print_speed(recognizer, results, totals, jpegs, args, zoom) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"\nmachine: {os.cpu_count()} cores, load average {load:.2f} during the run (other work slows every timing)")
     median = statistics.median(totals)
-    print(f"end-to-end per 1280x960 JPEG (onnxruntime, models v{recognizer.config.get('version', '?')}, "
+    width, height = args.size
+    print(f"end-to-end per {width}x{height} JPEG (onnxruntime, models v{recognizer.config.get('version', '?')}, "
           f"detector {recognizer.detector_size}px, zoom {'on' if recognizer.zoom else 'off'}): median {median:.1f} ms, "
           f"p90 {_percentile(totals, 90):.1f} ms (decode {statistics.median(ms['decode']):.1f}, "
           f"infer {statistics.median(ms['infer']):.1f}, post {statistics.median(ms['post']):.1f}, second look "
@@ -307,6 +321,8 @@ def main(argv=None) -> int:
     parser.add_argument("--decks", default=None,
                         help="comma-separated deck designs to render (default: the mix's training designs); "
                              "anglo,anglo_poker,anglo_modern are casino-style designs never trained on")
+    parser.add_argument("--size", default="1280x960",
+                        help="rendered photo size WIDTHxHEIGHT (default 1280x960; 4000x3000: a 12 MP phone camera's)")
     parser.add_argument("--no-zoom", action="store_true", help="skip the closer detector pass for indices")
     parser.add_argument("--verbose", action="store_true", help="list every scene with an error")
     parser.add_argument("--real", action="store_true",
