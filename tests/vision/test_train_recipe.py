@@ -122,6 +122,8 @@ DETECTOR_STAGE = '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "git:1:x"\n
     ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n[[stage]]\nname = "a"\nmodel = "reader"\n'
      'start = "git:1:x"\nepochs = 1\nthreads = 1\n[calibration.interpret]\nread_flor = 0.2\n', "bad [calibration]: "),
     (DETECTOR_STAGE + 'schedule = "gpu"\n', "schedule 'gpu' is not one of from-start, finetune, device"),
+    (DETECTOR_STAGE.replace("git:1:x", "imagenet:x.yaml") + 'schedule = "device"\n',
+     "a device stage starts from a checkpoint, git:<commit>:<path>"),
     (DETECTOR_STAGE + 'stop_after = 3\n', "stop_after must be 1-2 (epochs of the schedule)"),
     (DETECTOR_STAGE + 'cache = "ssd"\n', "cache 'ssd' is neither ram nor disk"),
     (DETECTOR_STAGE + '[stage.data]\nreal_sets = []\nlayout_renders = ["mixed:2:9"]\n',

@@ -184,6 +184,8 @@ def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = (
             raise RecipeError(f"{where}: stop_after must be 1-{stage.epochs} (epochs of the schedule)")
         if stage.cache not in ("ram", "disk"):
             raise RecipeError(f"{where}: cache {stage.cache!r} is neither ram nor disk")
+        if stage.schedule == "device" and not stage.start.startswith("git:"):
+            raise RecipeError(f"{where}: a device stage starts from a checkpoint, git:<commit>:<path>")
         if stage.schedule != "device" and any(lay == "mixed" for lay, _, _ in layouts):
             raise RecipeError(f"{where}: layout \"mixed\" renders only in a device stage "
                               "(real_mix renders the mix as synth)")
@@ -346,12 +348,11 @@ def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scal
                       photos=_real_train_photos(stage, scale), mix=d.mix, looks=d.looks, layout_renders=layouts,
                       frozen_cards=_frozen_cards(d), decks=scale.decks, synth_seed=d.synth_seed, val_seed=d.val_seed)
     keep_freed_memory()
-    epochs = scale.epochs or stage.epochs
+    epochs, stop_after = _schedule(stage, scale)
     threads = scale.threads or stage.threads
     recipe = DetectorRecipe(imgsz=scale.imgsz or stage.imgsz, batch=scale.batch or stage.batch, threads=threads,
                             cache=stage.cache if scale is FULL else False, epochs=epochs, lr0=stage.lr0, lrf=stage.lrf,
                             finetune=())
-    stop_after = None if stage.stop_after is None else min(stage.stop_after, epochs)
     if stage.schedule == "from-start":
         recipe = replace(recipe, model_yaml=str(LITE0_YAML.with_name(stage.start.split(":", 1)[1])))
         weights = train_detector(data, work, recipe)
@@ -364,6 +365,12 @@ def run_detector_stage(stage: Stage, start: Path | None, work: Path, scale: Scal
             "epochs": epochs, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": recipe.imgsz, "batch": recipe.batch,
             "threads": threads, "schedule": stage.schedule, **_detector_extras(stage, stop_after)}
     return weights, args
+
+
+def _schedule(stage: Stage, scale: Scale) -> tuple[int, int | None]:
+    """The epochs a replay's schedule spans and the epoch it stops after (None: all of them)."""
+    epochs = scale.epochs or stage.epochs
+    return epochs, None if stage.stop_after is None else min(stage.stop_after, epochs)
 
 
 def _frozen_cards(d: Data):
@@ -393,12 +400,9 @@ def run_device_stage(stage: Stage, start: Path, work: Path, scale: Scale, log=pr
     if not (real / "real_train").exists():
         build_data(real, 1, 1, log=log, photos=_real_train_photos(stage, scale), mix=d.mix, looks=d.looks,
                    frozen_cards=_frozen_cards(d), decks=scale.decks)
-    if start is None:
-        raise RecipeError(f"stage {stage.name}: a device stage starts from a checkpoint (git:<commit>:<path>)")
     gpu_run.pack(real, start, work / "pack", wheels=False, decks=scale.decks, log=log)
     renders = tuple((None if lay == "mixed" else lay, scale.count(n), seed) for lay, n, seed in d.layout_renders)
-    epochs = scale.epochs or stage.epochs
-    stop_after = None if stage.stop_after is None else min(stage.stop_after, epochs)
+    epochs, stop_after = _schedule(stage, scale)
     device = "0" if torch.cuda.is_available() else "cpu"
     threads = 0 if device != "cpu" else scale.threads or stage.threads
     loaders = 0 if scale.workers == 0 else min(os.cpu_count() or 1, gpu_run.DeviceRun.workers)
@@ -586,9 +590,9 @@ def stage_arguments(stage: Stage) -> dict:
     if stage.model == "detector":
         args["data"]["layout_renders"] = [list(t) for t in stage.data.layout_renders]
         del args["data"]["crops"], args["data"]["real_at_boxes_of"]
-        device = {"real_repeat": stage.real_repeat} if stage.schedule == "device" else {}
+        repeat = {"real_repeat": stage.real_repeat} if stage.schedule == "device" else {}
         return {**args, "lr0": stage.lr0, "lrf": stage.lrf, "imgsz": stage.imgsz, "batch": stage.batch,
-                "schedule": stage.schedule, **device, **_detector_extras(stage, stage.stop_after)}
+                "schedule": stage.schedule, **repeat, **_detector_extras(stage, stage.stop_after)}
     args["data"] = {"real_sets": list(stage.data.real_sets), **_real_at_boxes(stage),
                     "crops": [crops_arguments(c) for c in stage.data.crops]}
     return {**args, "lr": stage.lr, "batch": stage.batch, "real_repeat": stage.real_repeat}
