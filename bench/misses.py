@@ -8,6 +8,9 @@ lost it:
 - ``read right, dropped``: the box reads the card and the logic after it dropped it (``sure``: the
   reader gave it >= 0.5; the card's score is the detector's score x the reader's probability).
 
+Each row also says how much of the card's best visible index shows (``shown``, 0.5-1: a low share
+is an index mostly hidden by the card on it, a high one an index in view that was still lost).
+
     nice -n 15 python bench/misses.py [--models DIR] [--n 100] [--tuning] [--layout fan] [--verbose]
 
 The bench scenes (seeds 9,000,000+) are judged only; choose values on ``--tuning`` scenes.
@@ -83,8 +86,11 @@ def losses(items) -> list[dict]:
                 continue
             kind, found = where_lost(card["card"], visible, item["indices"])
             tallest = max(b[3] - b[1] for b in visible)  # the index's height in the photo, px
+            # how much of its best index shows (renders with index shares; None in older annotations)
+            shares = [i["shown"] for i in card["indices"] if i["visible"] and "shown" in i]
+            shown = max(shares) if shares else None
             rows.append({"scene": item["name"], "layout": item["family"], "card": card["card"], "lost": kind,
-                         "index_px": round(float(tallest)), **found})
+                         "index_px": round(float(tallest)), "shown": shown, **found})
     return rows
 
 
@@ -98,6 +104,9 @@ def report(rows: list[dict], cards: int, verbose: bool) -> None:
         print(f"| {layout} | " + " | ".join(str(counts[k]) for k in KINDS) + " |")
     heights = {kind: [r["index_px"] for r in rows if r["lost"] == kind] for kind in KINDS}
     print("index height (px), median: " + ", ".join(f"{k} {int(np.median(v))}" for k, v in heights.items() if v))
+    shares = {kind: [r["shown"] for r in rows if r["lost"] == kind and r.get("shown") is not None] for kind in KINDS}
+    if any(shares.values()):  # a low share: the index was mostly hidden; a high one: it showed and was lost
+        print("share of the index showing, median: " + ", ".join(f"{k} {np.median(v):.2f}" for k, v in shares.items() if v))
     if verbose:
         for r in rows:
             print(r)

@@ -83,7 +83,8 @@ def _render(job: tuple) -> tuple[bytes, dict]:
 
     spec, decks, mix, size = (*job, SIZE) if len(job) == 3 else job
     image, annotation = render_scene(spec["seed"], size=size, decks=decks, layout=spec["layout"],
-                                     table_conventions=spec["table_conventions"], mix=mix)
+                                     table_conventions=spec["table_conventions"], mix=mix,
+                                     index_shares=True)  # the same pixels; bench/misses.py reports the shares
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     # v2 scenes all follow the conventions; only hands-with-starter layouts are show photos.
