@@ -5,6 +5,8 @@ import json
 import os
 import stat
 
+import pytest
+
 from tests.ui.conftest import SAMPLES
 
 PHOTO = str(SAMPLES / "hand_starter_papers.jpg")
@@ -170,3 +172,67 @@ def test_a_renege_in_the_play_and_its_penalty(start_app):
     h.wait()
     assert h.companion.view.scores[0] == before + 2
     assert not any(getattr(w, "text", "").startswith("Renege") for w in pegging.ids.offers.walk())
+
+
+class _CoreCameraRefusing:
+    """A stand-in for Kivy's core camera that refuses some sizes, as Android's provider does."""
+
+    refused: set = set()
+    made: list = []
+
+    def __init__(self, index, resolution, stopped):
+        if tuple(resolution) in self.refused:
+            raise RuntimeError(f"setParameters failed for {resolution}")
+        self.resolution, self.started, self.bound = tuple(resolution), False, None
+        _CoreCameraRefusing.made.append(self)
+
+    def bind(self, on_texture):
+        self.bound = on_texture
+
+    def start(self):
+        self.started = True
+
+    def stop(self):
+        self.started = False
+
+
+@pytest.fixture
+def refusing_core_camera(monkeypatch):
+    import kivy.core.camera
+
+    _CoreCameraRefusing.made = []
+    monkeypatch.setattr(kivy.core.camera, "Camera", _CoreCameraRefusing)
+    return _CoreCameraRefusing
+
+
+def test_the_camera_is_asked_for_1920x1080_first(refusing_core_camera):
+    from companion.ui.camera import KivyCamera
+
+    refusing_core_camera.refused = set()
+    camera = KivyCamera()
+    assert camera.start() and camera.resolution == (1920, 1080) and camera.error is None
+    core = refusing_core_camera.made[-1]
+    assert core.resolution == (1920, 1080) and core.started and core.bound == camera._on_texture
+
+
+def test_a_camera_that_cannot_give_1920x1080_starts_at_1280x720(refusing_core_camera):
+    from companion.ui.camera import KivyCamera
+
+    refusing_core_camera.refused = {(1920, 1080)}
+    camera = KivyCamera()
+    assert camera.start() and camera.resolution == (1280, 720) and camera.error is None
+    assert [c.resolution for c in refusing_core_camera.made] == [(1280, 720)]
+    camera.stop()
+    assert camera.start() and len(refusing_core_camera.made) == 1  # started again, not made again
+
+
+def test_a_camera_that_gives_no_size_says_so_in_words(refusing_core_camera):
+    from companion.ui.camera import KivyCamera
+
+    refusing_core_camera.refused = {(1920, 1080), (1280, 720)}
+    camera = KivyCamera()
+    assert not camera.start()
+    assert camera.error.startswith("the camera did not start (1920x1080: setParameters failed")
+    assert "1280x720: setParameters failed" in camera.error and camera.error.endswith("pick a photo file instead")
+    with pytest.raises(ValueError):
+        KivyCamera(resolutions=())
