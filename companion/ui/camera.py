@@ -109,8 +109,8 @@ class FakeCamera(FrameSource):
 
 
 # The frame sizes asked of the camera, largest first. The shutter keeps a preview frame, so its
-# size is the photo's: on the bench's renders (100 scenes, models v10) a 1280x720 frame reads 90.0 %
-# of the cards and 95.8 % of a show photo's, a 1920x1080 one 94.2 % and 98.1 % (docs/APP.md). A
+# size is the photo's: on the bench's renders (300 scenes, models v10) a 1280x720 frame reads 91.5 %
+# of the cards and 94.8 % of a show photo's, a 1920x1080 one 95.4 % and 98.0 % (docs/APP.md). A
 # camera (Kivy's Android provider) that cannot give a size refuses to start with it: the next is tried.
 RESOLUTIONS: tuple[tuple[int, int], ...] = ((1920, 1080), (1280, 720))
 
