@@ -113,7 +113,7 @@ def photos(n: int) -> list[Path]:
     for spec_ in bench.scene_plan(seeds, "v3", 0.4):
         path = folder / f"scene{spec_['seed']}.jpg"
         if not path.is_file():
-            path.write_bytes(bench._render((spec_, None, "v3"))[0])
+            path.write_bytes(bench._render((spec_, None, "v3", bench.SIZE))[0])
         paths.append(path)
     return paths
 

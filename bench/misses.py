@@ -104,7 +104,7 @@ def report(rows: list[dict], cards: int, verbose: bool) -> None:
         print(f"| {layout} | " + " | ".join(str(counts[k]) for k in KINDS) + " |")
     heights = {kind: [r["index_px"] for r in rows if r["lost"] == kind] for kind in KINDS}
     print("index height (px), median: " + ", ".join(f"{k} {int(np.median(v))}" for k, v in heights.items() if v))
-    shares = {kind: [r["shown"] for r in rows if r["lost"] == kind and r.get("shown") is not None] for kind in KINDS}
+    shares = {kind: [r["shown"] for r in rows if r["lost"] == kind and r["shown"] is not None] for kind in KINDS}
     if any(shares.values()):  # a low share: the index was mostly hidden; a high one: it showed and was lost
         print("share of the index showing, median: " + ", ".join(f"{k} {np.median(v):.2f}" for k, v in shares.items() if v))
     if verbose:

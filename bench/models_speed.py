@@ -44,7 +44,7 @@ def main(argv=None) -> int:
     from vision.pipeline import Recognizer
 
     plan = bench.scene_plan(seeds, "v3", 0.4)
-    jpegs = [bench._render((spec, None, "v3"))[0] for spec in plan]
+    jpegs = [bench._render((spec, None, "v3", bench.SIZE))[0] for spec in plan]
     recognizers = {"candidate": Recognizer(args.models, "onnxruntime"), "peer": Recognizer(args.against, "onnxruntime")}
     for recognizer in recognizers.values():  # first-call costs out of the timings
         recognizer.recognize_bytes(jpegs[0], "warm-up")

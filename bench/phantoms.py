@@ -79,11 +79,13 @@ def capture_real(recognizer, side: str = "val", every: int = 1) -> list[dict]:
 def capture_rendered(recognizer, n: int, mix: str, tuning: bool, layout: str | None = None,
                      seed: int | None = None) -> list[dict]:
     vision_bench = vision_bench_module()
-    args = argparse.Namespace(n=n, seed=seed, tuning=tuning, mix=mix, show_share=0.4, decks=None, workers=1)
+    width, height = vision_bench.SIZE
+    args = argparse.Namespace(n=n, seed=seed, tuning=tuning, mix=mix, show_share=0.4, decks=None, workers=1,
+                              size=f"{width}x{height}")
     decks, seeds = vision_bench.check_args(args, argparse.ArgumentParser())
     if layout:  # one layout only (fans and rows: the index column), rendered as the bench renders its hard scenes
         plan = [{"seed": s, "layout": layout, "table_conventions": False, "kind": "hard"} for s in seeds]
-        rendered = [vision_bench._render((spec, decks, mix)) for spec in plan]
+        rendered = [vision_bench._render((spec, decks, mix, args.size)) for spec in plan]
         jpegs, annotations = [r[0] for r in rendered], [r[1] for r in rendered]
     else:
         jpegs, annotations = vision_bench.render_all(args, decks, seeds)
@@ -160,7 +162,7 @@ def pixels_of(item):
     a = item["annotation"]
     spec = {"seed": a["seed"], "layout": a["layout"], "table_conventions": a.get("kind") == "show",
             "kind": a.get("kind")}
-    jpeg, _ = bench._render((spec, None, a["mix"]))
+    jpeg, _ = bench._render((spec, None, a["mix"], bench.SIZE))
     return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
 

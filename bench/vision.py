@@ -78,10 +78,10 @@ def scene_plan(seeds: list[int], mix: str, show_share: float) -> list[dict]:
 
 
 def _render(job: tuple) -> tuple[bytes, dict]:
-    """One scene as a JPEG and its annotation; ``job``: (spec, decks, mix[, (width, height)])."""
+    """One scene as a JPEG and its annotation; ``job``: (spec, decks, mix, (width, height))."""
     from vision.synth import render_scene
 
-    spec, decks, mix, size = (*job, SIZE) if len(job) == 3 else job
+    spec, decks, mix, size = job
     image, annotation = render_scene(spec["seed"], size=size, decks=decks, layout=spec["layout"],
                                      table_conventions=spec["table_conventions"], mix=mix,
                                      index_shares=True)  # the same pixels; bench/misses.py reports the shares
@@ -176,10 +176,8 @@ def render_all(args, decks, seeds) -> tuple[list[bytes], list[dict]]:
     return [r[0] for r in rendered], [r[1] for r in rendered]
 
 
-def render_size(text: str | tuple[int, int], parser) -> tuple[int, int]:
+def render_size(text: str, parser) -> tuple[int, int]:
     """``WIDTHxHEIGHT`` as (width, height), each 320-8000 px; otherwise exit 2 with one line."""
-    if isinstance(text, tuple):
-        return text
     parts = text.lower().split("x")
     if len(parts) == 2 and all(p.isdigit() and 320 <= int(p) <= 8000 for p in parts):
         return int(parts[0]), int(parts[1])
@@ -198,7 +196,7 @@ def check_args(args, parser) -> tuple[tuple[str, ...] | None, list[int]]:
         parser.exit(2, f"error: unknown data mix {args.mix!r}; known: {', '.join(MIXES)}\n")
     if args.n < 1:
         parser.exit(2, f"error: --n must be at least 1, got {args.n}\n")
-    args.size = render_size(getattr(args, "size", SIZE), parser)
+    args.size = render_size(args.size, parser)
     if not 0.0 <= args.show_share <= 1.0:
         parser.exit(2, f"error: --show-share must be between 0 and 1, got {args.show_share}\n")
     if args.tuning:
@@ -322,7 +320,7 @@ def main(argv=None) -> int:
     parser.add_argument("--decks", default=None,
                         help="comma-separated deck designs to render (default: the mix's training designs); "
                              "anglo,anglo_poker,anglo_modern are casino-style designs never trained on")
-    parser.add_argument("--size", default="1280x960",
+    parser.add_argument("--size", default=f"{SIZE[0]}x{SIZE[1]}",
                         help="rendered photo size WIDTHxHEIGHT (default 1280x960; 4000x3000: a 12 MP phone camera's)")
     parser.add_argument("--no-zoom", action="store_true", help="skip the closer detector pass for indices")
     parser.add_argument("--verbose", action="store_true", help="list every scene with an error")

@@ -136,29 +136,30 @@ class KivyCamera(FrameSource):
         try:
             from kivy.core.camera import Camera as CoreCamera
         except Exception as exc:  # no camera provider at all
-            self.error = f"the camera did not start ({exc}): pick a photo file instead"
-            return False
-        if self._camera is None:
-            failures = []
-            for resolution in self.resolutions:
-                try:
-                    camera = CoreCamera(index=self.index, resolution=resolution, stopped=True)
-                    camera.bind(on_texture=self._on_texture)
-                    camera.start()
-                except Exception as exc:  # no device, device busy, a size it cannot give
-                    failures.append(f"{resolution[0]}x{resolution[1]}: {exc}")
-                    continue
-                self._camera, self.resolution, self.error = camera, resolution, None
+            return self._failed(str(exc))
+        if self._camera is not None:
+            try:
+                self._camera.start()
                 return True
-            self.error = f"the camera did not start ({'; '.join(failures)}): pick a photo file instead"
-            return False
-        try:
-            self._camera.start()
+            except Exception as exc:  # the device went away while stopped
+                self._camera = None
+                return self._failed(str(exc))
+        failures = []
+        for resolution in self.resolutions:
+            try:
+                camera = CoreCamera(index=self.index, resolution=resolution, stopped=True)
+                camera.bind(on_texture=self._on_texture)
+                camera.start()
+            except Exception as exc:  # no device, device busy, a size it cannot give
+                failures.append(f"{resolution[0]}x{resolution[1]}: {exc}")
+                continue
+            self._camera, self.resolution, self.error = camera, resolution, None
             return True
-        except Exception as exc:  # the device went away while stopped
-            self.error = f"the camera did not start ({exc}): pick a photo file instead"
-            self._camera = None
-            return False
+        return self._failed("; ".join(failures))
+
+    def _failed(self, reason: str) -> bool:
+        self.error = f"the camera did not start ({reason}): pick a photo file instead"
+        return False
 
     def stop(self) -> None:
         if self._camera is not None:

@@ -82,7 +82,7 @@ def test_the_bench_render_gives_index_shares_with_the_same_pixels(bench_module):
 
     bench = bench_module("vision")
     spec = {"seed": 9_000_003, "layout": "fan", "table_conventions": False, "kind": "hard"}
-    jpeg, annotation = bench._render((spec, None, "v4"))
+    jpeg, annotation = bench._render((spec, None, "v4", bench.SIZE))
     image, plain = render_scene(9_000_003, size=bench.SIZE, layout="fan", table_conventions=False, mix="v4")
     shares = [i["shown"] for c in annotation["cards"] for i in c["indices"]]
     assert shares and all(0.0 <= s <= 1.0 for s in shares)

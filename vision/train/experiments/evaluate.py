@@ -114,6 +114,12 @@ def rank_confusions(predicted: np.ndarray, labels: np.ndarray, top: int = 10) ->
     return [(str(pairs[i][0]), str(pairs[i][1]), int(counts[i])) for i in order]
 
 
+def crop_logits(run_classifier, crops: np.ndarray, batch: int = 512) -> np.ndarray:
+    """(N, 52) logits of saved RGB uint8 crops (N, S, S, 3), run ``batch`` at a time."""
+    return np.concatenate([np.asarray(run_classifier(crops_to_tensor(list(crops[i:i + batch]))), np.float32)
+                           for i in range(0, len(crops), batch)])
+
+
 def classifier_report(onnx_path: Path, crops_npz: Path) -> dict:
     """Accuracy and confusions of an exported classifier on saved crops (``crops_data.build_crops``)."""
     from vision.classes import CARD_CODES
@@ -122,8 +128,7 @@ def classifier_report(onnx_path: Path, crops_npz: Path) -> dict:
     data = np.load(crops_npz)
     crops, labels = data["crops"], data["labels"]
     model = OnnxModel(Path(onnx_path), "onnxruntime")
-    predicted = np.concatenate([model.run(crops_to_tensor(list(crops[i:i + 512]))).argmax(1)
-                                for i in range(0, len(crops), 512)])
+    predicted = crop_logits(model.run, crops).argmax(1)
     ranks = np.array([code[0] for code in CARD_CODES])
     wrong = predicted != labels
     rank_wrong = ranks[predicted] != ranks[labels]

@@ -19,8 +19,8 @@ from typing import Callable
 
 import numpy as np
 
-from vision.crops import crops_to_tensor
 from vision.read import softmax
+from vision.train.experiments.evaluate import crop_logits
 
 RunReader = Callable[[np.ndarray], np.ndarray]  # (M, 3, S, S) float crops -> (M, 52) logits
 
@@ -30,8 +30,7 @@ def hard_mask(run_reader: RunReader, crops: np.ndarray, labels: np.ndarray, sure
     """(N,) whether the reader gets each crop wrong or gives its true card under ``sure``."""
     if not len(crops):
         return np.zeros((0,), bool)
-    probs = np.concatenate([softmax(np.asarray(run_reader(crops_to_tensor(list(crops[i:i + batch]))), np.float32))
-                            for i in range(0, len(crops), batch)])
+    probs = softmax(crop_logits(run_reader, crops, batch))
     true = probs[np.arange(len(labels)), labels]
     return (probs.argmax(axis=1) != labels) | (true < sure)
 
