@@ -191,10 +191,19 @@ class Deal:
         if known is not None and set(typed) != set(known):
             raise EntryError(f"cards: {whose} was {' '.join(map(str, known))}, not {' '.join(map(str, typed))}")
         if known is None:
+            # a hand pegged by points after some of its cards were laid: those cards are its own
+            own = set(self.laid[seat]) if kind == "hand" else set()
+            missing = [str(c) for c in self.laid[seat] if c not in typed] if kind == "hand" else []
+            if missing:
+                raise EntryError(f"cards: {whose} holds {' '.join(missing)}, laid in the play")
             for card in typed:
-                if card in self.seen and self.seen[card] != "in the crib":
+                if card in self.seen and card not in own and not (kind == "crib" and self.seen[card] == "in the crib"):
                     raise EntryError(f"cards: {card} is already {self.seen[card]}")
-            self.crib = typed
+            if kind == "crib":
+                self.crib = typed
+            else:  # a hand shown: its cards are no other hand's, nor the crib's
+                for card in typed:
+                    self.seen.setdefault(card, f"in {whose}")
         return kind, seat, typed
 
     def count(self, cards: tuple[Card, ...], crib: bool):

@@ -8,13 +8,15 @@ ending the instant a side reaches the target, skunks, game points and the match.
 
 from __future__ import annotations
 
-from companion.rules import PENALTIES, his_heels, partnerships
+from companion.claims import ImpossibleClaimError, check_claim
+from companion.rules import PENALTIES, evaluate, his_heels, partnerships
 from companion.rules.rulesets import MugginsMode
 
 from companion.game.deal import Deal
 from companion.game.errors import EntryError
 from companion.game.events import (
-    Cut, Decline, Discard, Entry, Go, Lay, Muggins, NewGame, NextGame, PenaltyEntry, ShowCount)
+    PEG_SAID, PEGGING_MODES, Cut, Decline, Discard, Entry, Go, Lay, Muggins, NewGame, NextGame, PegBy,
+    PegPoints, PenaltyEntry, PlayDone, ShowCount)
 from companion.game.outcome import outcome
 from companion.game.records import GameResult, LogLine, Offer, ShowRecord
 from companion.game.setup import check_new_game
@@ -36,6 +38,10 @@ class Game:
         self.game_number = 0
         self.deals_played = 0
         self.first_dealers: list[int] = []  # per game of the match
+        if new.pegging is not None and new.pegging not in PEGGING_MODES:
+            raise EntryError(f"pegging: expected one of {', '.join(PEGGING_MODES)}, got {new.pegging!r}")
+        self.pegging_by = new.pegging or "cards"  # how the play is entered (PegBy switches it)
+        self.pegged_by_points = False  # this deal's play has points pegged by points
         self._start_game(new.first_dealer)
 
     def _start_game(self, first_dealer: int) -> None:
@@ -106,6 +112,7 @@ class Game:
         self.offers = []  # the cards are mixed in: every muggins offer ends
         self.dealer, self.deal, self.deal_number = dealer, deal, self.deal_number + 1
         self.deals_played += 1
+        self.pegged_by_points = False
         self.phase = "cut"
 
     def _cut(self, entry: Cut, index: int) -> None:
@@ -117,6 +124,7 @@ class Game:
 
     def _lay(self, entry: Lay, index: int) -> None:
         self._need("play", "a card laid")
+        self._by_cards("a card laid")
         award = self.deal.lay(entry.card)
         if self.deal.play_over:
             self.phase = "show"
@@ -125,11 +133,49 @@ class Game:
 
     def _go(self, entry: Go, index: int) -> None:
         self._need("play", "a go")
+        self._by_cards("a go")
         if entry.claim and self.deal.preview_go().points == 0:
             raise EntryError("claim: this go does not end the count, so nobody scores on it")
         award = self.deal.go()
         if award.seat is not None:
             self._claim(index, "play", award.seat, award.points, entry.claim, "the go")
+
+    def _peg_points(self, entry: PegPoints, index: int) -> None:
+        """Pegging by points: the points a player pegs in the play, as the players counted them."""
+        self._need("play", "points pegged in the play")
+        if self.pegging_by != "points":
+            raise EntryError("points pegged: this game enters the play card by card (switch to pegging by points)")
+        self._seat(entry.seat, "seat")
+        if entry.points < 1:
+            raise EntryError(f"points: a peg of {entry.points} moves no peg (at least 1)")
+        try:
+            check_claim("play", entry.points, "points")
+        except ImpossibleClaimError as exc:
+            raise EntryError(str(exc)) from None
+        if entry.said is not None and entry.said not in PEG_SAID:
+            raise EntryError(f"said: expected one of {', '.join(PEG_SAID)}, got {entry.said!r}")
+        if entry.said is not None and PEG_SAID[entry.said] != entry.points:
+            raise EntryError(f"points: {entry.said} pegs {PEG_SAID[entry.said]}, not {entry.points}")
+        self.pegged_by_points = True
+        who = self.players[entry.seat]
+        what = {"go": "the go", "31": "31"}.get(entry.said, "in the play")
+        text = f"{who}: {what} for {entry.points}" if entry.said else f"{who} pegs {entry.points} in the play"
+        self._peg(index, self.side_of[entry.seat], entry.seat, entry.points, "play", text)
+
+    def _play_done(self, entry: PlayDone, index: int) -> None:
+        self._need("play", "the end of the play")
+        if self.pegging_by != "points":
+            raise EntryError("play done: the play entered card by card ends with its last card")
+        self.phase = "show"
+
+    def _peg_by(self, entry: PegBy, index: int) -> None:
+        if entry.mode not in PEGGING_MODES:
+            raise EntryError(f"mode: expected one of {', '.join(PEGGING_MODES)}, got {entry.mode!r}")
+        if entry.mode == self.pegging_by:
+            raise EntryError(f"mode: the play is already entered by {entry.mode}")
+        if entry.mode == "cards" and self.phase == "play" and self.pegged_by_points:
+            raise EntryError("mode: this deal's play is pegged by points: card by card can start with the next deal")
+        self.pegging_by = entry.mode
 
     def _show(self, entry: ShowCount, index: int) -> None:
         self._need("show", "a show")
@@ -203,21 +249,22 @@ class Game:
             if entitled:
                 self._peg(index, side, seat, entitled, kind, f"{who}: {what} for {entitled}", entitled, entitled)
             return
-        if claimed > entitled:
-            text = f"{who} claimed {claimed} of {entitled}: {claimed - entitled} too many, corrected (no penalty)"
-            self._peg(index, side, seat, entitled, kind, text, claimed, entitled, always=True)
+        judged = evaluate(claimed, entitled, self.rules, kind)  # the rules core's one rule, as crib score
+        if judged.overclaim:
+            text = f"{who} claimed {claimed} of {entitled}: {judged.overclaim} too many, corrected (no penalty)"
+            self._peg(index, side, seat, judged.pegged, kind, text, claimed, entitled, always=True)
             return
-        missed, mode = entitled - claimed, self.rules.muggins
-        if mode is MugginsMode.OFF:
+        missed, mode = judged.missed, judged.mode
+        if judged.pegged == entitled:  # muggins off: the product is the scorer
             text = f"{who} claimed {claimed} of {entitled}: corrected to {entitled} (muggins is off)"
-            self._peg(index, side, seat, entitled, kind, text, claimed, entitled, always=True)
+            self._peg(index, side, seat, judged.pegged, kind, text, claimed, entitled, always=True)
             return
-        if kind == "heels":
-            self._peg(index, side, seat, claimed, kind, f"{who} claimed {claimed} of {entitled} for his heels",
+        if judged.lost:
+            self._peg(index, side, seat, judged.pegged, kind, f"{who} claimed {claimed} of {entitled} for his heels",
                       claimed, entitled, always=True)
             self._note(index, side, seat, "lost", f"{missed} for his heels lost: his heels is never mugginsable")
             return
-        self._peg(index, side, seat, claimed, kind, f"{who} claimed {claimed} of {entitled}: {missed} missed",
+        self._peg(index, side, seat, judged.pegged, kind, f"{who} claimed {claimed} of {entitled}: {missed} missed",
                   claimed, entitled, always=True)
         if self.over:
             return
@@ -269,6 +316,10 @@ class Game:
         if self.phase != phase:
             raise EntryError(f"{what} cannot come now: the game is at the {self.phase}")
 
+    def _by_cards(self, what: str) -> None:
+        if self.pegging_by == "points":
+            raise EntryError(f"{what}: this game pegs the play by points (switch to card by card to lay cards)")
+
     def _seat(self, seat: int, field: str) -> None:
         if not 0 <= seat < self.n:
             raise EntryError(f"{field}: seat {seat} is not one of the {self.n} seats (0..{self.n - 1})")
@@ -285,7 +336,8 @@ class Game:
 
 _HANDLERS = {Discard: Game._discard, Cut: Game._cut, Lay: Game._lay, Go: Game._go, ShowCount: Game._show,
              Muggins: Game._muggins, Decline: Game._decline, PenaltyEntry: Game._penalty,
-             NextGame: Game._next_game}
+             NextGame: Game._next_game, PegPoints: Game._peg_points, PlayDone: Game._play_done,
+             PegBy: Game._peg_by}
 
 
 def replay(entries: list[Entry]) -> Game:

@@ -56,6 +56,17 @@ def _str(data: dict, key: str, optional: bool = False) -> str | None:
     return value
 
 
+PEGGING_MODES = ("cards", "points")  # the play entered card by card, or by the points pegged
+PEG_SAID = {"go": 1, "31": 2}        # the keypad's one-tap pegs and the points each is worth
+
+
+def _pegging_mode(data: dict, key: str) -> str:
+    value = data.get(key)
+    if value not in PEGGING_MODES:
+        raise EntryError(f"{key}: expected one of {', '.join(PEGGING_MODES)}, got {value!r}")
+    return value
+
+
 def _fmt(cards: tuple[Card, ...] | None) -> list[str] | None:
     return None if cards is None else [str(c) for c in cards]
 
@@ -89,12 +100,17 @@ class NewGame(Entry):
     # the count shown before the player claims it (True), or only after (False); None: an older
     # journal that did not say, shown first only when muggins is off (Game.count_first)
     count_first: bool | None = None
+    # how the play is entered: "cards" (each card laid, checked by the rules core) or "points"
+    # (the points each player pegs, counted in the players' heads); None: an older journal, cards
+    pegging: str | None = None
 
     def as_json(self) -> dict:
         out = {"type": self.TYPE, "players": list(self.players), "rules": rules_as_json(self.rules),
                "first_dealer": self.first_dealer, "dealer_cut": _fmt(self.dealer_cut)}
         if self.count_first is not None:  # older journals have no such field: they read as before
             out["count_first"] = self.count_first
+        if self.pegging is not None:
+            out["pegging"] = self.pegging
         return out
 
     @classmethod
@@ -104,8 +120,11 @@ class NewGame(Entry):
         count_first = data.get("count_first")
         if count_first is not None and not isinstance(count_first, bool):
             raise EntryError(f"count_first: expected true or false, got {count_first!r}")
+        pegging = data.get("pegging")
+        if pegging is not None:
+            pegging = _pegging_mode(data, "pegging")
         return cls(players, rules_from_json(data.get("rules")), _int(data, "first_dealer"),
-                   None if cut is None else _cards(cut, "dealer_cut"), count_first)
+                   None if cut is None else _cards(cut, "dealer_cut"), count_first, pegging)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +186,48 @@ class Go(Entry):
     @classmethod
     def from_json(cls, data: dict) -> "Go":
         return cls(_int(data, "claim", optional=True))
+
+
+@dataclass(frozen=True, slots=True)
+class PegPoints(Entry):
+    """Pegging by points: ``seat`` pegs ``points`` just scored in the play, as the players
+    counted them (no card is entered, so nothing is checked but the bounds); ``said``: "go" or
+    "31" when the player pegged the go or the 31 with its own key."""
+
+    TYPE: ClassVar[str] = "peg"
+    seat: int
+    points: int
+    said: str | None = None
+
+    @classmethod
+    def from_json(cls, data: dict) -> "PegPoints":
+        said = data.get("said")
+        if said is not None and said not in PEG_SAID:
+            raise EntryError(f"said: expected one of {', '.join(PEG_SAID)}, got {said!r}")
+        return cls(_int(data, "seat"), _int(data, "points"), said)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayDone(Entry):
+    """Pegging by points: the play is over (every card laid), the show comes next."""
+
+    TYPE: ClassVar[str] = "play-done"
+
+    @classmethod
+    def from_json(cls, data: dict) -> "PlayDone":
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class PegBy(Entry):
+    """The players switch how the play is entered: "cards" or "points" (``PEGGING_MODES``)."""
+
+    TYPE: ClassVar[str] = "peg-by"
+    mode: str
+
+    @classmethod
+    def from_json(cls, data: dict) -> "PegBy":
+        return cls(_pegging_mode(data, "mode"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +341,7 @@ class ForgetUndone(Entry):
 
 ENTRY_TYPES: dict[str, type[Entry]] = {cls.TYPE: cls for cls in (
     NewGame, Discard, Cut, Lay, Go, ShowCount, Muggins, Decline, PenaltyEntry, NextGame,
-    Undo, Redo, ForgetUndone)}
+    Undo, Redo, ForgetUndone, PegPoints, PlayDone, PegBy)}
 HISTORY_TYPES = (Undo, Redo, ForgetUndone)
 
 

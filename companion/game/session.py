@@ -19,8 +19,8 @@ from companion.rules.rulesets import MugginsMode
 from companion.game.engine import Game, replay
 from companion.game.errors import EntryError, GameError, RedoPendingError
 from companion.game.events import (
-    HISTORY_TYPES, Cut, Decline, Discard, Entry, ForgetUndone, Go, Lay, Muggins, NewGame, NextGame,
-    PenaltyEntry, Redo, ShowCount, Undo)
+    HISTORY_TYPES, PEG_SAID, PEGGING_MODES, Cut, Decline, Discard, Entry, ForgetUndone, Go, Lay, Muggins,
+    NewGame, NextGame, PegBy, PegPoints, PenaltyEntry, PlayDone, Redo, ShowCount, Undo)
 from companion.game.history import History, walk
 from companion.game.journal import Store
 from companion.game.records import LogLine
@@ -41,16 +41,20 @@ class GameSession:
         self.game: Game = replay(self.history.in_force)
         self.store, self.game_id = store, game_id
         self._listeners: list[Listener] = []
+        # a new move while undone ones wait: refused (RedoPendingError: redo, or forget_undone()
+        # first), or, when True, it drops them as an editor does (the terminal game plays so)
+        self.new_move_forgets_undone = False
 
     # --- opening ------------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: Sequence[str], rules: RuleSet | str | dict | None = None, *,
             first_dealer: int | str | None = None, dealer_cut: Sequence[Card | str] | None = None,
-            short: bool = False, count_first: bool | None = None,
+            short: bool = False, count_first: bool | None = None, pegging: str | None = None,
             store: Store | None = None) -> "GameSession":
         """A new game: players in seating order (clockwise); the first dealer chosen or by cut.
         ``count_first``: show each count before the player claims it (default: only when muggins
-        is off; with muggins on the player claims first, then the count is shown)."""
+        is off; with muggins on the player claims first, then the count is shown). ``pegging``:
+        "cards" (the default: each card laid) or "points" (the points each player pegs)."""
         players = player_names(players)
         if not isinstance(short, bool):
             raise EntryError(f"short: expected true or false, got {short!r}")
@@ -63,10 +67,12 @@ class GameSession:
             dealer = seat_of(players, first_dealer if first_dealer is not None else 0, "first_dealer")
         if count_first is not None and not isinstance(count_first, bool):
             raise EntryError(f"count_first: expected true or false, got {count_first!r}")
+        if pegging is not None and pegging not in PEGGING_MODES:
+            raise EntryError(f"pegging: expected one of {', '.join(PEGGING_MODES)}, got {pegging!r}")
         ruleset = make_rules(rules, short)
         if count_first is None:
             count_first = ruleset.muggins is MugginsMode.OFF
-        first = NewGame(players, ruleset, dealer, cut, count_first)
+        first = NewGame(players, ruleset, dealer, cut, count_first, pegging)
         game = Game(first)  # checks players, seats, rules
         game_id = None
         if store is not None:
@@ -119,10 +125,32 @@ class GameSession:
         _possible("play", claim)
         return self.record(Go(claim))
 
+    def peg(self, who: int | str, points: int | str) -> list[LogLine]:
+        """Pegging by points: ``who`` pegs ``points`` just scored in the play (a number, or "go"
+        for the go's 1, "31" for the 31's 2)."""
+        said = points if isinstance(points, str) and points in PEG_SAID else None
+        if said is not None:
+            points = PEG_SAID[said]
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise EntryError(f"points: a whole number of points, 'go' or '31', got {points!r}")
+        _possible("play", points, "points")
+        return self.record(PegPoints(seat_of(self.game.players, who, "who"), points, said))
+
+    def play_done(self) -> list[LogLine]:
+        """Pegging by points: the play is over; the show comes next."""
+        return self.record(PlayDone())
+
+    def peg_by(self, mode: str) -> list[LogLine]:
+        """Switch how the play is entered: "cards" (each card laid) or "points" (the points pegged)."""
+        if mode not in PEGGING_MODES:
+            raise EntryError(f"mode: expected one of {', '.join(PEGGING_MODES)}, got {mode!r}")
+        return self.record(PegBy(mode))
+
     def show(self, hand: Sequence[Card | str] | None = None, claim: int | None = None,
              photo: str | None = None) -> list[LogLine]:
         """The next count of the show (pone first ... dealer, then the crib)."""
-        _possible("hand", claim)  # a hand and the crib: 29 at most
+        upcoming = self.game.deal.next_show if self.game.phase == "show" and self.game.deal else None
+        _possible(upcoming[0] if upcoming else "hand", claim)  # 29 at most, never 19, 25, 26, 27
         return self.record(ShowCount(None if hand is None else cards(hand), claim, photo))
 
     def muggins(self, by: int | str, offer: int | None = None) -> list[LogLine]:
@@ -216,11 +244,17 @@ class GameSession:
         """Check, apply and commit one game entry; returns the peg movements it caused."""
         if isinstance(entry, HISTORY_TYPES) or isinstance(entry, NewGame):
             raise EntryError(f"a {entry.TYPE} entry goes through undo/redo/forget_undone, not record")
-        if self.history.undone:
-            raise RedoPendingError(f"{len(self.history.undone)} undone entries wait for redo: redo them, "
+        undone = len(self.history.undone)
+        if undone and not self.new_move_forgets_undone:
+            raise RedoPendingError(f"{undone} undone entries wait for redo: redo them, "
                                    "or forget them, before a new move")
-        lines = self.game.apply(entry)
+        before = self._summary(self.game) if undone else None
+        lines = self.game.apply(entry)  # refused: nothing changed, the undone entries still wait
         try:
+            if undone:  # the move stands, so the undone entries go (journalled, as forget_undone)
+                forget = ForgetUndone(undone)
+                self._commit(forget, summary=before)
+                self.history.push(forget)
             self._commit(entry)
         except BaseException:
             self.game = replay(self.history.in_force)  # the entry is not stored: take it back
@@ -237,11 +271,11 @@ class GameSession:
         self.history, self.game = trial, game
         self._changed()
 
-    def _commit(self, entry: Entry, game: Game | None = None) -> None:
+    def _commit(self, entry: Entry, game: Game | None = None, summary: dict | None = None) -> None:
         if self.read_only:
             raise GameError(f"game {self.game_id} is open read-only here: resume it to play")
         if self.store is not None:
-            self.store.append(self.game_id, len(self.journal), entry, self._summary(game or self.game))
+            self.store.append(self.game_id, len(self.journal), entry, summary or self._summary(game or self.game))
         self.journal.append(entry)
 
     @staticmethod

@@ -54,6 +54,8 @@ class GameView:
     can_undo: int
     can_redo: int
     board: BoardView
+    pegging: str = "cards"                  # how the play is entered: "cards" (each card) or "points"
+    next_dealer: int | None = None          # at the discard: the seat that deals the deal about to start
 
     @property
     def current_deal(self) -> int:
@@ -77,7 +79,8 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
     deal = game.deal
     live = deal is not None and not game.over
     to_act, next_show = None, None
-    if live and game.phase == "play":
+    by_points = game.pegging_by == "points"
+    if live and game.phase == "play" and not by_points:  # pegged by points: nobody's turn is kept
         to_act = deal.to_act
     elif live and game.phase == "show" and deal.next_show is not None:
         kind, seat = deal.next_show
@@ -105,7 +108,7 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         rules=game.setup.as_json()["rules"], game_number=game.game_number, deal_number=game.deal_number,
         phase=game.phase, dealer=game.dealer, to_act=to_act, next_show=next_show,
         count_first=game.count_first, shown=shown,
-        count=deal.pegging.count if live and game.phase == "play" else None, play=play,
+        count=deal.pegging.count if live and game.phase == "play" and not by_points else None, play=play,
         starter=str(deal.starter) if deal is not None and deal.starter else None,
         scores=tuple(game.scores), pegs=tuple(game.pegs),
         offers=tuple(o.as_json() for o in game.offers),
@@ -115,7 +118,15 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         result=result.as_json() if result else None,
         results=tuple(r.as_json() for r in game.results), wins=tuple(game.wins()),
         match_points=tuple(game.match_points()), match_over=game.phase == "match over",
-        can_undo=can_undo, can_redo=can_redo, board=board_view(game))
+        can_undo=can_undo, can_redo=can_redo, board=board_view(game), pegging=game.pegging_by,
+        next_dealer=_next_dealer(game))
+
+
+def _next_dealer(game: Game) -> int | None:
+    """Who deals the deal about to start (the first dealer, then the deal passes to the left)."""
+    if game.phase != "discard":
+        return None
+    return game.first_dealer if game.dealer is None else (game.dealer + 1) % game.n
 
 
 def _shown(deal, record) -> dict:
