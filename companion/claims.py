@@ -1,10 +1,11 @@
-"""The most a claim can ever be, by what is claimed (RULES.md): a claim above it is not an
+"""The claims no cards could ever be worth, by what is claimed (RULES.md): such a claim is not an
 overclaim to correct but a mistyped number, refused with one line before anything is pegged.
 
     from companion.claims import check_claim
     check_claim("hand", 40)   # ImpossibleClaimError: no hand counts more than 29
+    check_claim("crib", 19)   # ImpossibleClaimError: no crib counts 19
 
-A hand or crib counts 29 at most (the rules core's ``MAX_SCORE``). One card laid in the play
+A hand or crib counts 29 at most and never 19, 25, 26 or 27 (the rules core's ``possible_total``). One card laid in the play
 scores ``MAX_PLAY`` at most, worked out below from the play's scores in RULES.md; his heels 2. A
 go's claim is held to the play's bound too: a go scores 1, but a go claimed as 2 (the 31's points)
 is an overclaim the engine corrects, not a mistyped number.
@@ -12,7 +13,7 @@ is an overclaim the engine corrects, not a mistyped number.
 
 from __future__ import annotations
 
-from companion.rules.stats import MAX_SCORE
+from companion.rules.stats import IMPOSSIBLE_TOTALS, MAX_SCORE, possible_total
 
 FIFTEEN_OR_31 = 2     # the count reaching exactly 15 or 31
 SAME_RANK = {1: 0, 2: 2, 3: 6, 4: 12}  # the card and the ones laid just before it of its rank
@@ -51,12 +52,24 @@ class ImpossibleClaimError(ValueError):
     """A claim no cards could ever be worth (or a negative one); the message is one line."""
 
 
+def could_score(kind: str, points: int) -> bool:
+    """Whether some cards could score ``points`` as a ``kind`` ("hand", "crib", "play", "heels")."""
+    if kind in ("hand", "crib"):
+        return possible_total(points)
+    return 0 <= points <= MOST[kind]
+
+
 def check_claim(kind: str, claimed: int | None, name: str = "claim") -> None:
-    """Refuse a claim below 0 or above what a ``kind`` ("hand", "crib", "play", "heels")
-    could ever score. None (nothing claimed) passes."""
+    """Refuse a claim below 0, above what a ``kind`` ("hand", "crib", "play", "heels") could
+    ever score, or a hand or crib total no cards make. None (nothing claimed) passes."""
     if claimed is None:
         return
     if claimed < 0:
         raise ImpossibleClaimError(f"{name}: a claim cannot be negative, got {claimed}")
     if claimed > MOST[kind]:
         raise ImpossibleClaimError(f"{name}: {claimed} is impossible: {WHAT[kind]} {MOST[kind]}")
+    if not could_score(kind, claimed):
+        others = [str(t) for t in sorted(IMPOSSIBLE_TOTALS - {claimed})]
+        nor = ", ".join(others[:-1]) + " or " + others[-1]
+        zero = f"; \"nineteen\" is said for a {kind} worth nothing: claim 0" if claimed == 19 else ""
+        raise ImpossibleClaimError(f"{name}: {claimed} is impossible: no {kind} counts {claimed} (nor {nor}){zero}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
-from companion.claims import MAX_PLAY, MOST
+from companion.claims import MAX_PLAY, MOST, could_score
 from companion.rules.cards import DECK
 
 from companion.game.session import GameSession
@@ -26,8 +26,11 @@ def sloppy_claim(rng: random.Random, kind: str, entitled: int) -> int | None:
     roll = rng.random()
     if roll < 0.12 and entitled:
         return rng.randint(0, entitled - 1)
-    if roll < 0.18:  # too many, but never more than the cards could score (refused, not corrected)
-        return min(entitled + rng.randint(1, 3), MOST.get(kind, MAX_PLAY))
+    if roll < 0.18:  # too many, but never what no cards could score (refused, not corrected)
+        claim = min(entitled + rng.randint(1, 3), MOST.get(kind, MAX_PLAY))
+        while claim > entitled and not could_score(kind, claim):  # 19, 25, 26, 27: the next below
+            claim -= 1
+        return claim if claim > entitled else None
     return None
 
 

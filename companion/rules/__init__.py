@@ -6,7 +6,7 @@ play      peg(players, plays, hands) -> PlayResult; Pegging for a play in progre
 muggins   evaluate(claimed, entitled, rules, kind) -> ClaimResult
 rulesets  RuleSet, presets acc / home / pub, game_outcome, PENALTIES
 discard   advise(dealt, dealer) -> DiscardAdvice (exact expected values)
-stats     score_distribution(crib) -> Distribution over all 12,994,800 hands
+stats     score_distribution(crib) -> Distribution over all 12,994,800 hands; possible_total(points)
 """
 
 from companion.rules.cards import Card, CardParseError, DuplicateCardError, parse_cards
@@ -16,7 +16,7 @@ from companion.rules.play import Pegging, PlayError, PlayEvent, PlayResult, Rene
 from companion.rules.rulesets import (
     DEFAULT, PENALTIES, PRESETS, GameOutcome, MugginsMode, RuleSet, game_outcome, ruleset)
 from companion.rules.show import HandError, ScoreItem, Show, his_heels, score
-from companion.rules.stats import Distribution, score_distribution
+from companion.rules.stats import IMPOSSIBLE_TOTALS, Distribution, possible_total, score_distribution
 
 __all__ = [
     "Card", "CardParseError", "DuplicateCardError", "parse_cards",
@@ -25,5 +25,5 @@ __all__ = [
     "Pegging", "PlayError", "PlayEvent", "PlayResult", "Renege", "partnerships", "peg",
     "DEFAULT", "PENALTIES", "PRESETS", "GameOutcome", "MugginsMode", "RuleSet", "game_outcome", "ruleset",
     "HandError", "ScoreItem", "Show", "his_heels", "score",
-    "Distribution", "score_distribution",
+    "IMPOSSIBLE_TOTALS", "Distribution", "possible_total", "score_distribution",
 ]

@@ -27,6 +27,14 @@ from companion.rules.cards import JACK
 from companion.rules.show import RANK_KEY, points_by_rank_key
 
 MAX_SCORE = 29
+# No 4 cards and a starter count these, as a hand or as a crib (RULES.md; ``score_distribution``
+# counts none of them); players say "nineteen" for a hand worth nothing.
+IMPOSSIBLE_TOTALS = frozenset({19, 25, 26, 27})
+
+
+def possible_total(points: int) -> bool:
+    """Whether some hand or crib (4 cards and the starter) counts exactly ``points``."""
+    return 0 <= points <= MAX_SCORE and points not in IMPOSSIBLE_TOTALS
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ def test_score_text(capsys, monkeypatch):
 
 def test_score_json_contract(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, ["score", "5h", "5♣", "5S", "jack of diamonds",
-                                                "--starter", "5D", "--json", "--claim", "27"])
+                                                "--starter", "5D", "--json", "--claim", "28"])
     data = json.loads(out)
     assert status == 0
     assert list(data) == ["hand", "starter", "crib", "total", "items", "spoken", "claim"]
@@ -40,7 +40,7 @@ def test_score_json_contract(capsys, monkeypatch):
     assert all(list(item) == ["kind", "cards", "points"] for item in data["items"])
     assert {item["kind"] for item in data["items"]} == {"fifteen", "pair", "nobs"}
     assert sum(item["points"] for item in data["items"]) == 29
-    assert data["claim"] == {"claimed": 27, "entitled": 29, "muggins": 2, "overclaim": 0}
+    assert data["claim"] == {"claimed": 28, "entitled": 29, "muggins": 1, "overclaim": 0, "pegged": 29}
 
 
 def test_score_crib_and_overclaim(capsys, monkeypatch):
@@ -48,7 +48,7 @@ def test_score_crib_and_overclaim(capsys, monkeypatch):
                                                 "--crib", "--json", "--claim", "4"])
     data = json.loads(out)
     assert (data["crib"], data["total"], data["items"]) == (True, 0, [])
-    assert data["claim"] == {"claimed": 4, "entitled": 0, "muggins": 0, "overclaim": 4}
+    assert data["claim"] == {"claimed": 4, "entitled": 0, "muggins": 0, "overclaim": 4, "pegged": 0}
     assert data["spoken"] == "nineteen"
 
 
@@ -56,6 +56,35 @@ def test_score_claim_text_names_the_mode(capsys, monkeypatch):
     _, out, _ = run(capsys, monkeypatch, ["score", "5H", "5C", "6D", "JD", "--starter", "4D",
                                           "--claim", "15", "--rules", "pub"])
     assert out.splitlines()[-1] == "claimed 15 of 17: 2 missed; muggins is mandatory, an opponent takes them"
+
+
+def test_score_with_muggins_off_pegs_the_right_count_as_the_game_does(capsys, monkeypatch):
+    """Issue 48: one rule for a claim too low with muggins off (docs/RULES.md): the right count is
+    pegged, by crib score and by the game alike."""
+    from companion.game import GameSession
+
+    _, out, _ = run(capsys, monkeypatch, ["score", "4H", "5H", "6H", "6D", "--starter", "6S", "--claim", "20"])
+    assert out.splitlines()[-2:] == [
+        "total 21", "claimed 20 of 21: 1 missed, the peg goes to 21 (muggins is off: the right count is pegged)"]
+    session = GameSession.new(["Ann", "Ben"], "acc", first_dealer=0)
+    session.discard([["2C", "2H"], ["3C", "9H"]])
+    session.cut("6S")
+    for played in ("4H", "KC", "6D", "QC", "go", "go", "5H", "JC", "6H", "TC"):  # Ben holds 4H 5H 6H 6D
+        session.go() if played == "go" else session.lay(played)
+    before = session.view().scores
+    lines = session.show(claim=20)
+    assert session.view().scores[1] - before[1] == 21 and lines[-1].claimed == 20 and "corrected to 21" in lines[-1].text
+
+
+@pytest.mark.parametrize("claim", [19, 25, 26, 27])
+@pytest.mark.parametrize("crib", [False, True])
+def test_a_total_no_hand_or_crib_can_score_is_refused(capsys, monkeypatch, claim, crib):
+    argv = ["score", "5H", "5C", "6D", "JD", "--starter", "4D", "--claim", str(claim)] + (["--crib"] if crib else [])
+    status, out, err = run(capsys, monkeypatch, argv)
+    what = "crib" if crib else "hand"
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"--claim: {claim} is impossible: no {what} counts {claim}" in err
+    assert ('"nineteen" is said' in err) == (claim == 19)
 
 
 @pytest.mark.parametrize("argv, message", [

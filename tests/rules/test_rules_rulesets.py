@@ -83,9 +83,25 @@ def test_muggins_follows_the_mode(mode, muggins):
     assert result.muggins == muggins and result.mode.value == mode
 
 
+@pytest.mark.parametrize("mode, pegged, muggins, lost", [("off", 12, 0, 0), ("optional", 9, 3, 0),
+                                                         ("mandatory", 9, 3, 0)])
+def test_what_the_claimant_pegs_follows_the_mode(mode, pegged, muggins, lost):
+    """Muggins off: the product is the scorer and the right count is pegged (docs/RULES.md)."""
+    result = evaluate(9, 12, DEFAULT.with_changes(muggins=mode), "hand")
+    assert (result.pegged, result.muggins, result.lost) == (pegged, muggins, lost)
+    assert ("the peg goes to 12" in result.describe()) == (mode == "off")
+
+
+def test_his_heels_missed_with_muggins_on_is_lost_not_taken():
+    result = evaluate(0, 2, ruleset("pub"), "heels")
+    assert (result.pegged, result.muggins, result.lost) == (0, 0, 2)
+    assert result.describe() == "claimed 0 of 2: 2 missed and lost (his heels is never taken by muggins)"
+    assert evaluate(0, 2, ruleset("acc"), "heels").pegged == 2
+
+
 def test_overclaim_is_corrected_not_mugginsed():
     result = evaluate(14, 12, ruleset("pub"), "crib")
-    assert (result.missed, result.overclaim, result.muggins) == (0, 2, 0)
+    assert (result.missed, result.overclaim, result.muggins, result.pegged) == (0, 2, 0, 12)
     assert evaluate(12, 12, ruleset("pub")).correct
 
 

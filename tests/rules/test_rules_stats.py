@@ -6,7 +6,7 @@ import pytest
 
 from companion.rules.cards import DECK
 from companion.rules.show import score_total
-from companion.rules.stats import score_distribution
+from companion.rules.stats import IMPOSSIBLE_TOTALS, possible_total, score_distribution
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +35,15 @@ def test_crib_table_matches_the_published_numbers(tables):
 def test_impossible_totals_never_occur(tables):
     for table in tables:
         assert [table.counts[t] for t in (19, 25, 26, 27)] == [0, 0, 0, 0]
+
+
+def test_the_rules_cores_possible_totals_are_exactly_those_some_hand_and_crib_count(tables):
+    """``possible_total`` (what a claim is refused by, issue 48) agrees with the exact count of
+    every hand and every crib, and refuses what lies outside 0..29."""
+    for table in tables:
+        assert {t for t, n in enumerate(table.counts) if n == 0} == IMPOSSIBLE_TOTALS
+        assert [possible_total(t) for t in range(30)] == [n > 0 for n in table.counts]
+    assert not possible_total(-1) and not possible_total(30)
 
 
 def brute_force(ranks, crib):
