@@ -166,7 +166,7 @@ def run_undo(args: argparse.Namespace) -> int:
         session.undo()
         waiting = session.view().can_redo
         print(f"undone: {entry_words(undone, session.view())} ({waiting} waiting for redo: "
-              f"'redo' in crib game resume {args.id})")
+              f"'redo' in crib game resume {args.id}; a new move there forgets them)")
         print(_prompt_line(session))
     finally:
         session.close()
@@ -218,9 +218,10 @@ def run_resume(args: argparse.Namespace) -> int:
     try:
         if args.board:
             board = _board_following(args.board, session)
-        # at a terminal: a prompt, and arrow keys that edit and recall (readline)
-        source = typed_lines() if sys.stdin.isatty() and sys.stdout.isatty() else sys.stdin
-        Terminal(session, source, sys.stdout).run()
+        # typed at a terminal: a prompt, and arrow keys that edit and recall (readline); piped in:
+        # each move written after the prompt, so the output reads as the session it was
+        typed = sys.stdin.isatty()
+        Terminal(session, typed_lines() if typed else sys.stdin, sys.stdout, echo=not typed).run()
     finally:
         if board is not None:
             board.close()

@@ -24,8 +24,11 @@ CallHabit = Callable[[random.Random, object], "int | str | None"]  # (rng, offer
 
 def sloppy_claim(rng: random.Random, kind: str, entitled: int) -> int | None:
     roll = rng.random()
-    if roll < 0.12 and entitled:
-        return rng.randint(0, entitled - 1)
+    if roll < 0.12 and entitled:  # too few, never what no cards could score (19: 18 said)
+        claim = rng.randint(0, entitled - 1)
+        while not could_score(kind, claim):
+            claim -= 1
+        return claim
     if roll < 0.18:  # too many, but never what no cards could score (refused, not corrected)
         claim = min(entitled + rng.randint(1, 3), MOST.get(kind, MAX_PLAY))
         while claim > entitled and not could_score(kind, claim):  # 19, 25, 26, 27: the next below

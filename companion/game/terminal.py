@@ -1,13 +1,17 @@
 """Playing a stored game from a terminal (``crib game resume ID``): one line per move.
 
 The moves are the GameSession's actions; a wrong move prints one line saying why and the game
-waits for the next (nothing is stored for it).
+waits for the next (nothing is stored for it). As in an editor, a new move after ``undo`` drops
+the moves undone (one line says so); ``quit`` says the game is saved and how to resume it.
 """
 
 from __future__ import annotations
 
 import shlex
 from typing import TextIO
+
+from companion.rules import Card
+from companion.rules.cards import DECK
 
 from companion.game.errors import GameError
 from companion.game.report import result_words
@@ -24,7 +28,8 @@ HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
                                      when counts are shown after the claim, claim first: the count follows
   muggins NAME [OFFER] | decline [OFFER]
   penalty KEY OFFENDER [opponent NAME] [cards N] [overclaim N]
-  next (next game of a match)  undo  redo  forget (drop undone entries)  state  help  quit"""
+  next (next game of a match)  undo  redo  forget (drop undone moves; a new move drops them too)
+  state  help  quit (the game is saved as it goes: crib game resume ID goes on)"""
 
 
 def _game_name(session: GameSession, view) -> str:
@@ -35,14 +40,23 @@ def _game_name(session: GameSession, view) -> str:
     return name
 
 
-# Cards the prompt may name in its example of a claim: the first not yet seen in this deal.
-EXAMPLE_CARDS = ("5H", "7C", "9D", "4S", "8H", "3C", "6D", "TS", "2H", "KC")
+# Cards the prompt tries first for its example of a claim, then the rest of the deck.
+EXAMPLE_CARDS = tuple(Card.parse(c) for c in ("5H", "7C", "9D", "4S", "8H", "3C", "6D", "TS", "2H", "KC"))
+PROMPT = "move> "
 
 
-def _example_card(view) -> str:
-    """A card to show how a claim is typed that is not already laid or the starter."""
-    seen = {p["card"] for p in view.play} | {view.starter}
-    return next(c for c in EXAMPLE_CARDS if c not in seen)
+def claim_example(session: GameSession) -> str | None:
+    """How a claim is typed, shown with a card the player to act could hold and lay now (not laid,
+    not the starter, not in the crib, and within 31: the session's own check) and the points it
+    would truly score; None when no such card scores (the example is left out)."""
+    for candidate in EXAMPLE_CARDS + tuple(c for c in DECK if c not in EXAMPLE_CARDS):
+        try:
+            award = session.preview_lay(candidate)
+        except GameError:
+            continue
+        if award.points:
+            return f"{candidate} claim {award.points}"
+    return None
 
 
 def _offer_line(offer: dict, players: tuple[str, ...], several: bool) -> str:
@@ -68,7 +82,8 @@ def prompt_line(session: GameSession) -> str:
     elif view.phase == "play":
         what = f"count {view.count}: {players[view.to_act]} to play"
         if not view.count_first:  # nothing is pegged unless claimed: say how
-            what += f" (claim the points: {_example_card(view)} claim 2)"
+            example = claim_example(session)
+            what += f" (claim the points: {example})" if example else " (claim the points: CARD claim N)"
     elif view.phase == "show":
         show = view.next_show
         whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
@@ -87,7 +102,8 @@ def prompt_line(session: GameSession) -> str:
         else:
             what += "; the match is over" if view.rules["match_games"] > 1 else "; the game is over"
     offers = "".join(_offer_line(o, players, len(view.offers) > 1) for o in view.offers)
-    redo = f" [{view.can_redo} undone: redo or forget]" if view.can_redo else ""
+    them = "it" if view.can_redo == 1 else "them"
+    redo = f" [{view.can_redo} undone: redo brings {them} back, a new move forgets {them}]" if view.can_redo else ""
     return f"{where} {what}{redo}{offers}"
 
 
@@ -171,7 +187,7 @@ def entry_words(entry, view) -> str:
     return f"the {kind}"
 
 
-def typed_lines(prompt: str = "move> "):
+def typed_lines(prompt: str = PROMPT):
     """Lines typed at a terminal, with line editing and history (arrow keys) where Python has
     readline; ends at end of input (Ctrl-D)."""
     try:
@@ -186,9 +202,23 @@ def typed_lines(prompt: str = "move> "):
             return
 
 
+def farewell(session: GameSession) -> str:
+    """What ``quit`` (or the end of input) says: the game is saved, and how to go on."""
+    if session.game_id is None:
+        return "quit: this game was not stored"
+    if session.view().match_over:
+        return (f"game {session.game_id} is over and saved: 'crib game show {session.game_id}' shows it, "
+                "'crib game stats' counts it")
+    return (f"game {session.game_id} saved (every move is kept as it is made); "
+            f"resume it with: crib game resume {session.game_id}")
+
+
 class Terminal:
-    def __init__(self, session: GameSession, source: TextIO, out: TextIO) -> None:
-        self.session, self.source, self.out = session, source, out
+    def __init__(self, session: GameSession, source: TextIO, out: TextIO, echo: bool = False) -> None:
+        """``echo``: write the prompt and each line read (input piped in, not typed: the output
+        then reads as the session it was); at a terminal ``typed_lines`` shows the prompt."""
+        self.session, self.source, self.out, self.echo = session, source, out, echo
+        session.new_move_forgets_undone = True  # a new move after undo drops the undone ones
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -199,12 +229,15 @@ class Terminal:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
+            if self.echo:
+                self.say(f"{PROMPT}{line}")
             if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
                 self.say("refused: the line holds control keys (arrow keys edit lines only at a terminal): "
                          "type the move again (help lists the moves)")
                 continue
             if line in ("quit", "exit"):
                 break
+            waiting = self.session.view().can_redo
             try:
                 lines = self.move(line)
             except GameError as exc:
@@ -213,9 +246,14 @@ class Terminal:
             except ValueError as exc:
                 self.say(f"refused: {exc}")
                 continue
+            if waiting and lines is not None and not self.session.view().can_redo:
+                them = "it" if waiting == 1 else "them"
+                self.say(f"  {waiting} undone move{'' if waiting == 1 else 's'} forgotten: "
+                         f"the new move replaces {them} (undo takes the new move back)")
             for log_line in lines or ():
                 self.say(f"  {log_line.text}")
             self.say(prompt_line(self.session))
+        self.say(farewell(self.session))
 
     def move(self, line: str):
         session = self.session

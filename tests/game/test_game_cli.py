@@ -119,8 +119,9 @@ def test_resume_names_the_stored_game_and_never_deal_0(capsys, monkeypatch):
     game_id = _new_game(capsys)["id"]
     assert game_id == 2
     status, out, _ = crib(capsys, "game", "resume", "2", stdin="discard 2C 2H / 3C 9H\nquit\n", monkeypatch=monkeypatch)
-    first, second = out.splitlines()[:2]
+    first, typed, second = out.splitlines()[:3]  # piped in: each move is written after the prompt
     assert first.startswith("game 2, deal 1: Ann 0, Ben 0. Ann deals: discards next")
+    assert typed == "move> discard 2C 2H / 3C 9H"
     assert second.startswith("game 2, deal 1: Ann 0, Ben 0. the cut next")
 
 

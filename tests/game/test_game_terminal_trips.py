@@ -119,7 +119,7 @@ def test_game_show_and_resume_agree_on_the_deal(capsys, monkeypatch, tmp_path):
 
 def test_the_claim_example_names_a_card_not_yet_laid():
     lines = play(optional(), DEAL + ["5H"])
-    prompt = lines[-1]
+    prompt = lines[-2]  # the last line says the game is quit
     assert "to play (claim the points:" in prompt and "5H claim" not in prompt
 
 
