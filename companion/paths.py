@@ -2,6 +2,7 @@
 
 data_dir()        games, settings, photos kept for a dispute, exports: the user's data folder
                   (``platformdirs``; ``$CRIB_DATA_DIR`` overrides it), never inside the package
+writable_folder() a folder made (with its parents) and writable, or a DataFolderError saying why
 checkout()        the repository folder when running from a source tree (a clone, an editable
                   install), else None: advice naming ``make`` or ``pip install -e`` is only for it
 sample_images()   the sample photos: the checkout's sample_images/, else the copy in the package
@@ -28,6 +29,29 @@ def data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+class DataFolderError(ValueError):
+    """A folder the product writes to cannot be made or written: names the folder and why."""
+
+
+def writable_folder(folder: Path | str, what: str = "the data folder") -> Path:
+    """``folder``, made with its parents when missing, once it can be written to; else a
+    DataFolderError in one line naming ``what``, the folder and the reason (a file where a folder
+    should be, no permission, a read-only disk)."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise DataFolderError(f"{what} {folder} is a file, not a folder")
+    blocker = next((p for p in folder.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise DataFolderError(f"{what} {folder} cannot be made: {blocker} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataFolderError(f"{what} {folder} cannot be made: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise DataFolderError(f"{what} {folder} cannot be written to (no permission)")
+    return folder
 
 
 def checkout() -> Path | None:

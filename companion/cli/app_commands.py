@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from contextlib import contextmanager
 
 from companion.cli.common import CliError
 
@@ -39,14 +40,26 @@ def run_app(args) -> int:
 
     if importlib.util.find_spec("kivy") is None:
         raise CliError(f"kivy is not installed: {install_advice('app')}")
-    if args.check:
-        return check_app(args)
-    if not has_display():
-        print(f"crib app: {no_display()}", file=sys.stderr)
-        return 2
-    from companion.ui import run
+    with _stderr_kept():
+        if args.check:
+            return check_app(args)
+        if not has_display():
+            print(f"crib app: {no_display()}", file=sys.stderr)
+            return 2
+        from companion.ui import run
 
-    return run(demo=args.demo, folder=args.data, size=args.size or (1280, 800))
+        return run(demo=args.demo, folder=args.data, size=args.size or (1280, 800))
+
+
+@contextmanager
+def _stderr_kept():
+    """Importing Kivy points sys.stderr at Kivy's log (kept off the console): stray output while
+    the app runs goes there, but the command's own error line must reach the stderr it was given."""
+    given = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stderr = given
 
 
 def check_app(args) -> int:

@@ -39,19 +39,30 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def quiet_kivy() -> None:
+def quiet_kivy(folder=None) -> None:
     """Kivy must not read our command line nor log to the console (its log file stays), and keeps
-    its own files (settings, logs) in the user data folder, beside the games (not ~/.kivy)."""
+    its own files (settings, logs) beside the games in the app's data folder (``folder``, else the
+    user data folder), not in ~/.kivy. Call it before Kivy is imported: Kivy makes its folder with
+    a bare mkdir (no parents) after taking over sys.stderr, so a fresh install's missing data
+    folder failed unseen. Both folders are made here; one that cannot be is a DataFolderError."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    if "ANDROID_ARGUMENT" not in os.environ:  # Android gives Kivy the app's own folder
-        from companion.paths import data_dir
+    if "ANDROID_ARGUMENT" in os.environ:  # Android gives Kivy the app's own folder
+        return
+    from companion.paths import DataFolderError, data_dir, writable_folder
 
-        os.environ.setdefault("KIVY_HOME", str(data_dir() / "kivy"))
+    try:
+        data = writable_folder(folder if folder is not None else data_dir())
+    except DataFolderError as exc:
+        raise DataFolderError(f"{exc} (choose another with --data FOLDER or $CRIB_DATA_DIR)") from None
+    if os.environ.get("KIVY_HOME"):
+        writable_folder(os.path.expanduser(os.environ["KIVY_HOME"]), "Kivy's folder $KIVY_HOME")
+    else:
+        os.environ["KIVY_HOME"] = str(writable_folder(data / "kivy", "Kivy's folder"))
 
 
 def run(demo: bool = False, folder: str | None = None, size: tuple[int, int] | None = None) -> int:
-    quiet_kivy()
+    quiet_kivy(folder)
     if size:
         from kivy.config import Config
 

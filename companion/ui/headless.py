@@ -39,7 +39,7 @@ def _inside(widget, ancestor) -> bool:
 class Headless:
     def __init__(self, folder, camera=None, demo: bool = False, size: tuple[int, int] = (1280, 800)) -> None:
         os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-        quiet_kivy()
+        quiet_kivy(folder)
         from kivy.config import Config
 
         Config.set("graphics", "width", str(size[0]))

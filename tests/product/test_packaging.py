@@ -7,6 +7,7 @@ does the same with a real virtual environment and pip."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -25,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RUN_TIME_MODELS = ("models.json", "detector.onnx", "classifier.onnx")
 BUILD_INPUTS = ("pyproject.toml", "setup.py", "README.md", "companion", "vision", "hardware", "models", "sample_images")
 SAMPLE = "hand_starter_spread.jpg"
+# (looked up, not imported: importing Kivy here would take over this process's stderr)
+NEEDS_KIVY = pytest.mark.skipif(importlib.util.find_spec("kivy") is None, reason="the app extra (kivy) is not installed")
 
 
 def _digest(data: bytes) -> str:
@@ -96,7 +99,7 @@ def _run_installed(installed, code: str, **extra_env) -> subprocess.CompletedPro
     env = {k: v for k, v in os.environ.items()
            if k not in ("CRIB_MODELS", "CRIB_DATA_DIR", "XDG_DATA_HOME", "DISPLAY", "WAYLAND_DISPLAY",
                         "SDL_VIDEODRIVER", "KIVY_HOME", "PYTHONPATH")}
-    env.update(PYTHONPATH=str(installed["site"]), HOME=str(installed["home"]), **extra_env)
+    env.update({"PYTHONPATH": str(installed["site"]), "HOME": str(installed["home"]), **extra_env})
     preamble = ("import sys, companion, vision\n"
                 f"assert companion.__file__.startswith({str(installed['site'])!r}), companion.__file__\n"
                 f"assert vision.__file__.startswith({str(installed['site'])!r}), vision.__file__\n"
@@ -167,10 +170,69 @@ def test_a_checkout_user_is_told_make(monkeypatch, capsys):
     assert "`make screenshots`" in no_display()
 
 
-def test_the_installed_app_starts_offscreen(installed):
-    pytest.importorskip("kivy")
-    out = _run_installed(installed, "sys.exit(main(['app', '--check', '--size', '800x1280']))")
+@NEEDS_KIVY
+def test_the_installed_app_starts_offscreen_on_a_fresh_install(installed, tmp_path):
+    # a home no other command has run in: no data folder yet (Kivy's own mkdir of its folder in
+    # it failed unseen, exit 2, while every other crib command made the folder first)
+    home = tmp_path / "new-home"
+    home.mkdir()
+    out = _run_installed(installed, "sys.exit(main(['app', '--check', '--size', '800x1280']))", HOME=str(home))
     assert out.returncode == 0, out.stderr[-2000:]
-    data = installed["home"] / ".local" / "share" / "crib-companion"  # platformdirs on Linux
+    data = home / ".local" / "share" / "crib-companion"  # platformdirs on Linux
     assert out.stdout == f"crib app: the app starts ('home' screen, 800x1280, offscreen); games and settings in {data}\n"
-    assert (data / "kivy").is_dir()  # Kivy's own settings and logs beside the games, not ~/.kivy
+    assert (data / "kivy" / "config.ini").is_file()  # Kivy's own settings and logs beside the games, not ~/.kivy
+    assert not (home / ".kivy").exists()
+
+
+@NEEDS_KIVY
+def test_the_installed_app_makes_a_data_folder_named_that_does_not_exist_yet(installed, tmp_path):
+    home, named = tmp_path / "home", tmp_path / "games" / "crib" / "table-1"
+    home.mkdir()
+    out = _run_installed(installed, f"sys.exit(main(['app', '--check', '--demo', '--data', {str(named)!r}]))",
+                         HOME=str(home))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.endswith(f"games and settings in {named}\n")
+    assert (named / "kivy" / "config.ini").is_file()
+    assert list(home.iterdir()) == []  # the folder named is used for everything, Kivy's files too
+
+
+@NEEDS_KIVY
+def test_an_impossible_data_folder_is_one_line_on_the_real_stderr(installed, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for data, why in ((blocker / "data", f"the data folder {blocker / 'data'} cannot be made: {blocker} is a file, "
+                                         "not a folder"),
+                      (blocker, f"the data folder {blocker} is a file, not a folder")):
+        out = _run_installed(installed, "sys.exit(main(['app', '--check']))", CRIB_DATA_DIR=str(data))
+        assert (out.returncode, out.stdout) == (2, "")
+        assert out.stderr == f"crib app: error: {why} (choose another with --data FOLDER or $CRIB_DATA_DIR)\n"
+    assert blocker.read_text() == "not a folder" and sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+@NEEDS_KIVY
+def test_an_app_error_after_kivy_took_over_stderr_still_reaches_the_real_one(installed, tmp_path):
+    # Kivy points sys.stderr at its log on import; the command's error line must not go there
+    code = ("from companion.ui import headless\n"
+            "def broken(folder, **_):\n"
+            "    from companion.ui import quiet_kivy\n"
+            "    quiet_kivy(folder)\n"
+            "    import kivy  # takes over sys.stderr\n"
+            "    assert sys.stderr is not sys.__stderr__\n"
+            "    raise OSError('the window could not be made')\n"
+            "headless.Headless = broken\n"
+            f"sys.exit(main(['app', '--check', '--data', {str(tmp_path / 'data')!r}]))")
+    out = _run_installed(installed, code)
+    assert (out.returncode, out.stdout, out.stderr) == (2, "", "crib app: error: the window could not be made\n")
+
+
+def test_a_writable_folder_is_made_with_its_parents_or_refused_in_words(tmp_path):
+    from companion.paths import DataFolderError, writable_folder
+
+    deep = tmp_path / "a" / "b" / "c"
+    assert writable_folder(deep) == deep and deep.is_dir()
+    assert writable_folder(deep) == deep  # already there: fine
+    (tmp_path / "f").write_text("")
+    with pytest.raises(DataFolderError, match=r"^Kivy's folder .*/f/k/l cannot be made: .*/f is a file, not a folder$"):
+        writable_folder(tmp_path / "f" / "k" / "l", "Kivy's folder")
+    with pytest.raises(DataFolderError, match=r"^the data folder .*/f is a file, not a folder$"):
+        writable_folder(tmp_path / "f")
