@@ -95,12 +95,40 @@ class _RecipeHelp(argparse.Action):
         from vision.train.recipe import CURRENT, RecipeError, describe, load_recipe
 
         parser.print_help()
-        try:
-            text = describe(load_recipe(namespace.recipe or CURRENT))
-        except RecipeError as exc:
-            text = str(exc)
+        text = _needs_checkout()
+        if text is None:
+            try:
+                text = describe(load_recipe(namespace.recipe or CURRENT))
+            except RecipeError as exc:
+                text = str(exc)
         print("\n" + text)
         parser.exit()
+
+
+def _needs_checkout() -> str | None:
+    """Why training cannot run from here, or None in a checkout: an installed package carries the
+    models, not the recipes, checkpoints (git history) and real photos they were trained from."""
+    from companion.paths import checkout
+
+    if checkout() is not None:
+        return None
+    return ("training needs a checkout of the repository: the installed package carries the models but not the "
+            "recipes, checkpoints and real photos that train them (in a clone, `make models` replays the shipped "
+            "models' recipe: models/MODEL.md, How to rebuild)")
+
+
+def _training_runs_here() -> None:
+    """A checkout with the train extra (torch, ultralytics), or one line saying what is missing."""
+    import importlib.util
+
+    from companion.paths import install_advice
+
+    why = _needs_checkout()
+    if why is not None:
+        raise CliError(why)
+    missing = [name for name in ("torch", "ultralytics") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise CliError(f"training needs {' and '.join(missing)}: {install_advice('train')}")
 
 
 def _synth(args) -> int:
@@ -129,6 +157,7 @@ def _synth(args) -> int:
 
 
 def _train(args) -> int:
+    _training_runs_here()
     if not (args.quick or args.resume_from or args.only or args.real):
         return _replay(args)
     if args.recipe or args.stage or args.from_stage or args.tiny:

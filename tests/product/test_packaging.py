@@ -161,6 +161,19 @@ def test_an_installed_user_is_told_pip_never_make(installed):
         assert "make" not in out.stderr and "-e " not in out.stderr and len(out.stderr.splitlines()) == 1
 
 
+def test_an_installed_user_is_told_training_needs_a_checkout(installed):
+    why = ("training needs a checkout of the repository: the installed package carries the models but not the "
+           "recipes, checkpoints and real photos that train them (in a clone, `make models` replays the shipped "
+           "models' recipe: models/MODEL.md, How to rebuild)")
+    for args in (["--recipe", "v10"], [], ["--stage", "1"], ["--quick"]):
+        out = _run_installed(installed, f"sys.exit(main(['train', *{args!r}]))")
+        assert (out.returncode, out.stdout, out.stderr) == (2, "", f"crib train: error: {why}\n"), args
+    helped = _run_installed(installed, "sys.exit(main(['train', '--recipe', 'v10', '--help']))")
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: crib train")
+    assert helped.stdout.endswith(f"\n\n{why}\n") and "known:" not in helped.stdout
+    assert sorted(p.name for p in installed["elsewhere"].iterdir()) == []  # nothing started in the working folder
+
+
 def test_a_checkout_user_is_told_make(monkeypatch, capsys):
     from companion.ui import no_display
 

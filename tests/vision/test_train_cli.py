@@ -42,6 +42,18 @@ def test_real_continuation_without_the_photos_says_where_they_go(tmp_path, capsy
     assert not any(work.rglob("*.jpg"))  # stopped before rendering anything
 
 
+@pytest.mark.parametrize("missing", ["torch", "ultralytics"])
+def test_training_without_the_train_extra_says_how_to_add_it(tmp_path, capsys, monkeypatch, missing):
+    import sys
+
+    monkeypatch.setitem(sys.modules, missing, None)  # find_spec(missing) is None: not installed
+    work = tmp_path / "work"
+    for args in (["--quick", "--work", str(work)], ["--recipe", "v10", "--tiny", "--work", str(work)]):
+        assert main(["train", *args]) == 2
+        assert capsys.readouterr().err == f"crib train: error: training needs {missing}: pip install -e '.[train]'\n"
+    assert not work.exists()
+
+
 def test_real_mix_takes_renders_of_one_layout_as_layout_n_seed(capsys):
     import argparse
 
