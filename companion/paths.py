@@ -12,6 +12,7 @@ install_advice()  how to add an extra (``app``) in words for this kind of instal
 from __future__ import annotations
 
 import os
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -72,10 +73,25 @@ def sample_images() -> Path:
 
 def install_advice(extra: str) -> str:
     """How to install the optional ``extra`` (e.g. ``app``), in the words of this install: ``make``
-    in a checkout, the published package everywhere else."""
+    in a checkout; elsewhere the extra's own requirements added to the environment crib runs from
+    (the package is not on an index, so ``pip install 'crib-companion[app]'`` would fail)."""
     if checkout() is not None:
         make_target = {"app": "make app"}.get(extra)
         pip = f"pip install -e '.[{extra}]'"
         return f"`{make_target}` installs it ({pip})" if make_target else pip
-    return (f"pip install 'crib-companion[{extra}]' in the environment crib runs from "
-            f"(with pipx: pipx install --force 'crib-companion[{extra}]')")
+    wanted = " ".join(f"'{r}'" for r in _extra_requirements(extra))
+    if not wanted:  # no package metadata to read them from
+        return f"reinstall crib-companion with its [{extra}] extra"
+    return f"pip install {wanted} in the environment crib runs from (with pipx: pipx inject {APP_NAME} {wanted})"
+
+
+def _extra_requirements(extra: str) -> list[str]:
+    """The requirements the installed package's metadata lists for ``extra``, e.g. ['kivy>=2.3']."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        listed = requires(APP_NAME) or []
+    except PackageNotFoundError:
+        return []
+    marker = re.compile(rf"""\bextra\s*==\s*["']{re.escape(extra)}["']""")
+    return [r.split(";", 1)[0].strip() for r in listed if ";" in r and marker.search(r.split(";", 1)[1])]

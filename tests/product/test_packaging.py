@@ -153,7 +153,9 @@ def test_the_installed_package_writes_games_only_into_the_user_data_folder(insta
 def test_an_installed_user_is_told_pip_never_make(installed):
     no_kivy = _run_installed(installed, "sys.modules['kivy'] = None\nsys.exit(main(['app']))")
     assert no_kivy.returncode == 2 and no_kivy.stdout == ""
-    assert no_kivy.stderr.startswith("crib app: error: kivy is not installed: pip install 'crib-companion[app]'")
+    # the app extra's own requirement, read from the package's metadata: the package is on no index
+    assert no_kivy.stderr == ("crib app: error: kivy is not installed: pip install 'kivy>=2.3' in the environment "
+                              "crib runs from (with pipx: pipx inject crib-companion 'kivy>=2.3')\n")
     no_display = _run_installed(installed, "sys.exit(main(['app']))")
     assert no_display.returncode == 2
     assert "no display" in no_display.stderr and "crib samples" in no_display.stderr
@@ -172,6 +174,19 @@ def test_an_installed_user_is_told_training_needs_a_checkout(installed):
     assert helped.returncode == 0 and helped.stdout.startswith("usage: crib train")
     assert helped.stdout.endswith(f"\n\n{why}\n") and "known:" not in helped.stdout
     assert sorted(p.name for p in installed["elsewhere"].iterdir()) == []  # nothing started in the working folder
+
+
+def test_install_advice_outside_a_checkout_adds_the_extras_own_requirements(monkeypatch):
+    from companion import paths
+
+    monkeypatch.setattr(paths, "checkout", lambda: None)
+    import tomllib
+
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
+    wanted = " ".join(f"'{r}'" for r in listed)
+    assert paths.install_advice("train") == (f"pip install {wanted} in the environment crib runs from "
+                                             f"(with pipx: pipx inject crib-companion {wanted})")
+    assert paths.install_advice("nothing") == "reinstall crib-companion with its [nothing] extra"
 
 
 def test_a_checkout_user_is_told_make(monkeypatch, capsys):
