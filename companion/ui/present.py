@@ -60,11 +60,13 @@ def phase_line(view) -> str:
 def turn_line(view) -> str:
     players = view.players
     if view.phase == "discard":
-        dealer = view.dealer
-        nxt = players[(dealer + 1) % len(players)] if dealer is not None else None
-        return f"{nxt} deals next" if nxt else "Deal the cards: each player discards to the crib"
+        if view.next_dealer is None:
+            return "Deal the cards: each player discards to the crib"
+        return f"{players[view.next_dealer]} deals {'first' if view.dealer is None else 'next'}"
     if view.phase == "cut":
         return f"Cut for the starter ({players[view.dealer]} deals)"
+    if view.phase == "play" and view.pegging == "points":
+        return "The play: peg the points as they are scored"
     if view.phase == "play" and view.to_act is not None:
         return f"{players[view.to_act]} to play · count {view.count}"
     if view.phase == "show" and view.next_show:

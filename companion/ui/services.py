@@ -79,16 +79,20 @@ class Companion:
         self._game(lambda: list(reversed(self.store().games())), done, failed)
 
     def new_game(self, players, rules: dict, first_dealer=None, dealer_cut=None, board: str = "none",
-                 short: bool = False, count_first: bool | None = None, done: Done = None,
-                 failed: Failed = None) -> None:
+                 short: bool = False, count_first: bool | None = None, pegging: str | None = None,
+                 done: Done = None, failed: Failed = None) -> None:
         """``short``: the short game, to 61. ``count_first``: each count shown before the claim
-        (None: only when muggins is off)."""
+        (None: only when muggins is off). ``pegging``: "cards" or "points" (None: the way the
+        players chose last, kept in the settings)."""
         from companion.game.session import GameSession
+
+        pegging = self.settings.pegging if pegging is None else pegging
 
         def job():
             self._close_session()
             session = GameSession.new(players, rules, first_dealer=first_dealer, dealer_cut=dealer_cut,
-                                      short=short, count_first=count_first, store=self.store())
+                                      short=short, count_first=count_first, pegging=pegging,
+                                      store=self.store())
             return self._adopt(session, board)
         self._game(job, self._opened(done), failed)
 

@@ -13,6 +13,7 @@ SETTINGS_FILE = "settings.json"
 BOARD_CHOICES = ("auto", "sim", "none")  # or a port / URL typed by the player
 PRESETS = ("acc", "home", "pub")
 MUGGINS_MODES = ("off", "optional", "mandatory")
+PEGGING = ("cards", "points")  # the play entered card by card, or by the points pegged
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Settings:
     sound: bool = True
     tour_seen: bool = False
     players: tuple[str, ...] = ("Ann", "Ben")
+    pegging: str = "cards"         # how a new game's play is entered: the last way chosen
 
     def checked(self) -> "Settings":
         """This settings with every bad value replaced by its default."""
@@ -41,6 +43,7 @@ class Settings:
             "sound": isinstance(self.sound, bool),
             "tour_seen": isinstance(self.tour_seen, bool),
             "players": isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players),
+            "pegging": self.pegging in PEGGING,
         }
         return replace(self, **{k: getattr(default, k) for k, ok in good.items() if not ok})
 

@@ -5,12 +5,17 @@ it only after (muggins on, by default), a player who types nothing pegs nothing.
 
 A go the game knows cannot be right (a card fits under 31 whatever the hand: the session's
 ``go_doubt``) is asked about once, naming the card that fits, as the terminal asks; the player
-lays a card, or insists and the go stands (a renege the opponent may peg)."""
+lays a card, or insists and the go stands (a renege the opponent may peg).
+
+Pegging by points (most tables keep the play's count in their heads): a keypad per player of
+the points just pegged, the go and the 31 one tap each; the board lights each peg; "Play over"
+goes on to the show. A game switches between the two ways with the button at the top."""
 
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import StringProperty
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.utils import get_hex_from_color
 
@@ -22,17 +27,31 @@ from companion.ui.widgets.picker import RANKS, SUITS
 
 load_kv(__file__)
 
+# The keys of each player's points keypad: the go (1) and 31 (2) by name, then the points one
+# card most often scores (a rarer 11, 13, 14 or 15 is two taps: 12 and 2, ...).
+POINT_KEYS = ("go", "31", 2, 3, 4, 5, 6, 7, 8, 9, 10, 12)
+KEY_COLUMNS = {"wide": 4, "tall": 6}  # held wide the keys share the height: 3 rows of 4
+
 
 class PeggingScreen(CribScreen):
     title = "The play"
     count_text = StringProperty("0")
     turn = StringProperty("")
     scores_text = StringProperty("")
+    by_points = BooleanProperty(False)    # the play pegged by points (else card by card)
+    mode_line = StringProperty("")
+    switch_text = StringProperty("")
+    players = NumericProperty(2)
+    keypad_height = NumericProperty(dp(36) + dp(56) * 2 + dp(8) * 2)
 
     card_buttons: dict[str, Button]
+    point_buttons: dict[tuple[int, object], Button]  # (seat, key) -> its button
+    _keypad_players: tuple[str, ...] = ()
     question: ChoicePopup | None = None  # the go being questioned, while it is asked
 
     def on_kv_post(self, base_widget) -> None:
+        # both ways of entering the play, held here: the one not in use is out of the layout
+        self._bodies = {"points": self.ids.by_points.__self__, "cards": self.ids.by_cards.__self__}
         grid = self.ids.cards
         self.card_buttons = {}
         for suit in SUITS:
@@ -50,6 +69,10 @@ class PeggingScreen(CribScreen):
             self.on_game_view(self.companion.view)
 
     def on_game_view(self, view) -> None:
+        self._mode(view)
+        if self.by_points:
+            self._points_view(view)
+            return
         playing = view.phase == "play"
         self.ids.claim.hint_text = ("points claimed (blank: as counted)" if view.count_first
                                     else "points you claim (blank: none)")
@@ -86,6 +109,99 @@ class PeggingScreen(CribScreen):
             let_go.bind(on_release=lambda _b, o=offer["entry"]: self.act("decline", o, then=self._said))
             row.add_widget(let_go)
             box.add_widget(row)
+
+    # --- how the play is entered ------------------------------------------------------------------
+    def _mode(self, view) -> None:
+        self.by_points = view.pegging == "points"
+        self.players = len(view.players)
+        self.mode_line = ("Pegging by points: tap what each player pegs" if self.by_points
+                          else "Card by card: tap each card as it is laid")
+        self.switch_text = "Enter the cards instead" if self.by_points else "Peg by points instead"
+        body, shown = self.ids.body.__self__, self._bodies[view.pegging]
+        if body.children != [shown]:
+            body.clear_widgets()
+            body.add_widget(shown)
+
+    @property
+    def showing(self) -> str:
+        """The way of entering the play on the screen: "points" or "cards"."""
+        return next(mode for mode, widget in self._bodies.items() if widget.parent is not None)
+
+    def switch_mode(self) -> None:
+        """Switch how this game's play is entered (kept in the game; new games start the same way)."""
+        mode = "cards" if self.by_points else "points"
+        self.act("peg_by", mode, then=lambda _lines: self.companion.save_settings(pegging=mode))
+
+    # --- pegging by points ---------------------------------------------------------------------------
+    def _points_view(self, view) -> None:
+        playing = view.phase == "play"
+        self.count_text = "-"
+        self.turn = ("Tap the points as each player pegs them" if playing else present.turn_line(view))
+        self.scores_text = self._scores(view)
+        if view.players != self._keypad_players:
+            self._build_keypads(view)
+        for button in self.point_buttons.values():
+            button.disabled = not playing
+        pegged = [line["text"] for line in view.log
+                  if line["deal"] == view.deal_number and line["kind"] in ("play", "heels")]
+        self.ids.pegged.text = "\n".join(pegged[-10:]) or "Nothing pegged yet in this deal."
+        self.ids.points_undo.disabled = not view.can_undo
+        words = "Play over: " if playing else ""
+        self.ids.play_over_type.text = f"{words}count the hands"
+        self.ids.play_over_photo.text = f"{words}photograph the show"
+        for button in (self.ids.play_over_type, self.ids.play_over_photo):
+            button.disabled = view.phase not in ("play", "show")
+
+    def _scores(self, view) -> str:
+        return "\n".join(
+            f"[color={get_hex_from_color(T.TRACK_TEXT[side % len(T.TRACK_TEXT)])}]{name}[/color]  [b]{view.scores[side]}[/b]"
+            for side, name in enumerate(view.side_names))
+
+    def _build_keypads(self, view) -> None:
+        box = self.ids.keypads
+        box.clear_widgets()
+        self.point_buttons, self._key_grids = {}, []
+        self._keypad_players = view.players
+        for seat, name in enumerate(view.players):
+            side = next(i for i, seats in enumerate(view.sides) if seat in seats)
+            panel = Factory.BoxLayout(orientation="vertical", spacing=T.GAP)
+            panel.add_widget(Factory.Label(text=f"{name} pegs", bold=True, font_size=T.TEXT_SP,
+                                           color=T.TRACK_TEXT[side % len(T.TRACK_TEXT)], size_hint_y=None,
+                                           height=dp(36), text_size=(None, None), halign="left"))
+            keys = Factory.GridLayout(cols=self._key_columns(), spacing=dp(4))
+            self._key_grids.append(keys)
+            for key in POINT_KEYS:
+                button = Factory.BigButton(text=str(key), font_size=T.BIG_SP * 0.8, size_hint_y=1,
+                                           size_hint_min_y=T.TOUCH)
+                button.bind(on_release=lambda _b, s=seat, k=key: self.peg(s, k))
+                self.point_buttons[(seat, key)] = button
+                keys.add_widget(button)
+            panel.add_widget(keys)
+            box.add_widget(panel)
+
+    def _key_columns(self) -> int:
+        return KEY_COLUMNS["tall" if self.portrait else "wide"]
+
+    def on_size(self, *_args) -> None:
+        for grid in getattr(self, "_key_grids", ()):
+            grid.cols = self._key_columns()
+
+    def peg(self, seat: int, key) -> None:
+        """``seat`` pegs the points of ``key`` (a number, "go" or "31")."""
+        self.act("peg", seat, key, then=lambda lines: setattr(self.ids.points_last, "text",
+                                                             "; ".join(line.text for line in lines)))
+
+    def play_over(self, then: str) -> None:
+        """The play is over: on to the show, photographed (``capture``) or counted here (``show``)."""
+        def go(_lines=None) -> None:
+            if then == "capture":
+                self.app.go("capture", purpose="show")
+            else:
+                self.app.go("show")
+        if self.companion.view.phase == "play":
+            self.act("play_done", then=go)
+        else:
+            go()
 
     def _reneges(self, box, view) -> None:
         """A go said while holding a playable card: the opponent may peg the penalty (once each)."""

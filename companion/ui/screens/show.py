@@ -37,6 +37,7 @@ class ShowScreen(CribScreen):
     has_photo = BooleanProperty(False)
     count_first = BooleanProperty(True)   # the count shown before the claim (else only after it)
     step = StringProperty("")             # the next step, in words, beside the keypad
+    pick_text = StringProperty("Pick the crib")  # the cards of the next count picked by hand
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -77,7 +78,7 @@ class ShowScreen(CribScreen):
         view, photo_show = self.companion.view, self.context.get("photo_show")
         if photo_show is None or view is None or view.phase != "show" or not view.next_show:
             return
-        group, _ = present.group_for(photo_show, view.next_show["cards"], view.next_show["kind"])
+        group, _note, _choices = self._group(view)
         settled = self.context.setdefault("settled", set())
         conflicts = [c for c in photo_conflicts(view, photo_show.starter_in_photo, group.cards if group else ())
                      if c.key not in settled]
@@ -137,11 +138,19 @@ class ShowScreen(CribScreen):
             return
         who = view.players[nxt["seat"]]
         known = nxt["cards"]
-        group, note = present.group_for(self.context.get("photo_show"), known, nxt["kind"])
+        group, note, choices = self._group(view)
         self.note = "  ".join(filter(None, [note, *self.context.get("set_aside", ())]))
+        self.pick_text = f"Pick {who}'s hand" if nxt["kind"] == "hand" else "Pick the crib"
         if known:
             self.cards, proposal = None, nxt["proposal"]
             self._set_count(known, proposal["items"], proposal["total"], proposal["spoken"])
+        elif choices:  # a hand pegged by points: the player says which of the photo's hands it is
+            self.cards = None
+            self._set_count([], [], None, "")
+        elif group is not None and nxt["kind"] == "hand" and group.show is not None:
+            self.cards = list(group.cards)
+            data = group.show.as_json()
+            self._set_count(self.cards, data["items"], data["total"], data["spoken"])
         elif group is not None and group.crib and group.show is not None:
             self.cards = list(group.cards)
             data = group.show.as_json()
@@ -158,7 +167,8 @@ class ShowScreen(CribScreen):
             return
         else:
             self.cards = None
-            self.note = note or "The crib is not known yet: photograph it or pick its 4 cards."
+            whose = f"{who}'s hand" if nxt["kind"] == "hand" else "The crib"
+            self.note = note or f"{whose} is not known yet: photograph it or pick its 4 cards."
             self._set_count([], [], None, "")
         starter = T.card_text(view.starter) if view.starter else "?"
         what = "crib" if nxt["kind"] == "crib" else "hand"
@@ -168,6 +178,45 @@ class ShowScreen(CribScreen):
         self.ids.claim.disabled = self.total is None
         self.ids.pick.opacity = 1 if self.total is None else 0
         self.ids.pick.disabled = self.total is not None
+        if choices:
+            self._ask_hand(view, choices)
+
+    def _group(self, view):
+        """The photo's group for the next count, a note for the player, and the photo's hands to
+        choose from when the game does not know the hand (pegged by points) and the photo holds
+        more than one it could be."""
+        nxt, photo_show = view.next_show, self.context.get("photo_show")
+        if nxt["cards"] or nxt["kind"] != "hand" or photo_show is None:
+            group, note = present.group_for(photo_show, nxt["cards"], nxt["kind"])
+            return group, note, []
+        counted = {card for shown in view.shown for card in shown["cards"]}
+        hands = [g for g in photo_show.groups
+                 if g.role == "hand" and len(g.cards) == 4 and not counted & set(g.cards)]
+        chosen = self.context.setdefault("hands", {}).get((view.deal_number, nxt["seat"]))
+        picked = next((g for g in hands if g.label == chosen), None)
+        if picked is not None or len(hands) == 1:
+            return picked or hands[0], None, []
+        if not hands:
+            return None, f"{view.players[nxt['seat']]}'s hand is not in the photo: photograph it or pick its 4 cards", []
+        return None, None, hands
+
+    def _ask_hand(self, view, hands) -> None:
+        """One button per hand in the photo: the player taps the one that is this player's."""
+        who = view.players[view.next_show["seat"]]
+        self.heading = f"Which is {who}'s hand?   starter {T.card_text(view.starter)}"
+        self.step = f"Tap {who}'s hand"
+        for number, group in enumerate(hands):
+            button = Factory.BigButton(text=f"{who}: " + "  ".join(T.card_text(c) for c in group.cards),
+                                       font_name=T.CARD_FONT)
+            button.bind(on_release=lambda _b, g=group.label: self.choose_hand(g))
+            self.ids.after.add_widget(button)
+            self.ids[f"hand_{number}"] = button
+
+    def choose_hand(self, label: str) -> None:
+        view = self.companion.view
+        self.context.setdefault("hands", {})[(view.deal_number, view.next_show["seat"])] = label
+        self.on_game_view(view)
+        self.check_photo()
 
     def _set_count(self, cards, items, total, spoken, shown: bool | None = None) -> None:
         """The count to claim; on the screen only when it is shown before the claim (``shown``)."""
@@ -199,23 +248,32 @@ class ShowScreen(CribScreen):
 
     def pick_cards(self) -> None:
         view = self.companion.view
-        unavailable = {p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
-        CardPicker("The crib's 4 cards", multi=4, unavailable=unavailable, on_done=self._count_typed).open()
+        nxt = view.next_show
+        unavailable = ({p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
+                       | {c for shown in view.shown for c in shown["cards"]})
+        if nxt["kind"] == "hand":  # the cards its player laid in the play are in it
+            unavailable -= {p["card"] for p in view.play if p["seat"] == nxt["seat"]}
+        whose = f"{view.players[nxt['seat']]}'s" if nxt["kind"] == "hand" else "The crib's"
+        CardPicker(f"{whose} 4 cards", multi=4, unavailable=unavailable, on_done=self._count_typed).open()
 
     def _count_typed(self, cards) -> None:
         self.typed = list(cards)
-        starter = self.companion.view.starter
-        heading = "Crib: " + "  ".join(T.card_text(c) for c in cards) + f"   starter {T.card_text(starter)}"
+        view = self.companion.view
+        starter, nxt = view.starter, view.next_show
+        crib = nxt is None or nxt["kind"] == "crib"
+        whose = "Crib" if crib else f"{view.players[nxt['seat']]}'s hand"
+        heading = f"{whose}: " + "  ".join(T.card_text(c) for c in cards) + f"   starter {T.card_text(starter)}"
 
         def done(show):
             self.heading = heading
+            self.note = "  ".join(self.context.get("set_aside", ()))  # the cards are known now
             self.cards = list(cards)
             data = show.as_json()
             self._set_count(self.cards, data["items"], data["total"], data["spoken"])
             self.ids.accept.disabled = not self.count_first
             self.ids.claim.disabled = False
             self.ids.pick.opacity, self.ids.pick.disabled = 0, True
-        self.companion.count_cards(cards, starter, True, done, self.app.show_error)
+        self.companion.count_cards(cards, starter, crib, done, self.app.show_error)
 
     # --- claims ------------------------------------------------------------------------------------------
     def accept(self) -> None:

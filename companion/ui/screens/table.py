@@ -37,10 +37,12 @@ class TableScreen(CribScreen):
     def _scores(self, view) -> None:
         box = self.ids.scores
         box.clear_widgets()
-        dealer_side = view.board.dealer
+        dealer_side, word = view.board.dealer, "dealer"
+        if view.phase == "discard" and view.next_dealer is not None:  # before Deal: who deals it
+            dealer_side, word = next(i for i, seats in enumerate(view.sides) if view.next_dealer in seats), "deals"
         for side, name in enumerate(view.side_names):
             card = Factory.ScoreCard()
-            card.name = name + ("  (dealer)" if side == dealer_side else "")
+            card.name = name + (f"  ({word})" if side == dealer_side else "")
             card.score = str(view.scores[side])
             card.colour = T.TRACKS[side % len(T.TRACKS)]
             card.text_colour = T.TRACK_TEXT[side % len(T.TRACK_TEXT)]
