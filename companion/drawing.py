@@ -127,20 +127,40 @@ def _badge(image, box, badges, code, number, colour, text_scale) -> None:
     cv2.putText(image, str(number), (cx - w // 2, cy + h // 2), FONT, scale, (0, 0, 0), 1, cv2.LINE_AA)
 
 
+PANEL_TEXT_SCALE = 0.5
+
+
+def panel_lines(text: str, scale: float = PANEL_TEXT_SCALE) -> list[str]:
+    """``text`` wrapped to the side panel's width between words (a word too long for a line alone
+    is cut); the lines after the first are indented."""
+    def fits(part: str) -> bool:
+        return cv2.getTextSize(part, FONT, scale, 1)[0][0] <= PANEL_WIDTH - 16
+
+    lines = []
+    while text:
+        indent = len(text) - len(text.lstrip(" "))
+        cut = len(text)
+        while cut > indent + 1 and not fits(text[:cut]):
+            cut -= 1
+        if cut < len(text):
+            space = text.rfind(" ", indent, cut + 1)
+            if space > indent:  # between words, never inside one ("--sta rter")
+                cut = space
+        lines.append(text[:cut].rstrip(" "))
+        rest = text[cut:].lstrip(" ")
+        text = "    " + rest if rest else ""
+    return lines
+
+
 def _panel(lines: list[tuple[str, tuple[int, int, int]]], height: int) -> np.ndarray:
     panel = np.full((height, PANEL_WIDTH, 3), 30, np.uint8)
-    scale = 0.5
     step = 20
     y = step
     for text, colour in lines:
-        while text:  # wrap long lines at the panel's width
-            cut = len(text)
-            while cut > 1 and cv2.getTextSize(text[:cut], FONT, scale, 1)[0][0] > PANEL_WIDTH - 16:
-                cut -= 1
+        for line in panel_lines(text):
             if y > height - 4:
                 return panel
-            cv2.putText(panel, text[:cut], (8, y), FONT, scale, colour, 1, cv2.LINE_AA)
-            text = ("    " + text[cut:]) if cut < len(text) else ""
+            cv2.putText(panel, line, (8, y), FONT, PANEL_TEXT_SCALE, colour, 1, cv2.LINE_AA)
             y += step
     return panel
 

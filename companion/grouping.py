@@ -10,6 +10,8 @@ player says, or could not yet say, change that:
 - A flagged card sitting on a trusted card (its box mostly inside that card's box: a second,
   unsure reading of the card's corner) does not change the groups until the player confirms it:
   the cards are laid out without it, and it stands in an unknown group of its own, said.
+- A box the player says is no card (a page, a chip) leaves the photo: the cards are laid out
+  again without it, so the groups and the layout's notices are those of the cards left.
 
     from companion.grouping import trusted_groups
     recognition = trusted_groups(recognition, named=[RecognizedCard("QS", 1.0, box)])
@@ -59,10 +61,13 @@ def sitting_on(cards: Sequence[RecognizedCard]) -> list[tuple[RecognizedCard, Re
     return [(card, under) for _share, _i, card, under in sorted(found, key=lambda f: (-f[0], f[1]))]
 
 
-def trusted_groups(recognition: Recognition, named: Sequence[RecognizedCard] = ()) -> Recognition:
+def trusted_groups(recognition: Recognition, named: Sequence[RecognizedCard] = (), *,
+                   regroup: bool = False) -> Recognition:
     """The recognition with ``named`` cards (the player's names for unread boxes, already taken
     out of ``recognition.unread_boxes``) added and the groups built from the trusted cards (see
-    the module docstring). Unchanged when nothing is named and no flagged card is set aside."""
+    the module docstring). ``regroup``: lay the cards out again even when nothing is named (the
+    player left boxes out, so the groups they lay in, and the layout's notices, changed).
+    Unchanged when nothing is named, nothing is to be regrouped and no flagged card is set aside."""
     unread = recognition.unread_boxes
     kept = list(recognition.cards) + list(named)
     aside: list[tuple[RecognizedCard, RecognizedCard]] = []
@@ -71,7 +76,7 @@ def trusted_groups(recognition: Recognition, named: Sequence[RecognizedCard] = (
         if _no_worse_without(card, kept, without, unread):
             kept = without
             aside.append((card, under))
-    if not named and not aside:
+    if not named and not aside and not regroup:
         return recognition
     starter = next((g.cards[0] for g in recognition.groups if g.role == Role.STARTER and g.cards), None)
     layout, rows = _laid_out(kept, unread)

@@ -10,7 +10,7 @@ crib with the full breakdown, and judge the players' claims (muggins).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from companion.counted import NO_STARTER, STARTER_FROM_PHOTO, STARTER_GIVEN, GroupShow, PhotoShow
 from companion.doubt import doubts
@@ -116,7 +116,22 @@ def confirm_cards(recognition: Recognition, codes: Sequence[str]) -> Recognition
             raise UnreadCardError(f"confirm {code}: no {code} was read in the photo")
         wanted.add(code)
     return replace(recognition, cards=tuple(replace(c, confirm=False) if c.card in wanted else c
-                                            for c in recognition.cards))
+                                            for c in recognition.cards),
+                   warnings=answered(recognition.warnings, wanted))
+
+
+# Notices naming a card first that stay true once the player confirmed that card: it is still in
+# the photo twice; an ignored second reading is still not a card of its own.
+_TRUE_AFTER_CONFIRM = frozenset({Code.SEEN_TWICE, Code.SECOND_READING})
+
+
+def answered(warnings: Sequence, codes: Collection[str]) -> tuple:
+    """``warnings`` without the notices about how one of ``codes`` was read (low confidence, one
+    corner, disputed corners, whatever recognition's reason): the player checked those cards.
+    Judged by the notice's code and first argument, never its words."""
+    return tuple(w for w in warnings
+                 if not (isinstance(w, Notice) and w.code not in _TRUE_AFTER_CONFIRM and w.args
+                         and isinstance(w.args[0], str) and w.args[0] in codes))
 
 
 # What a player types for an unread box that is no card (a printed page, a coin, a card back):
@@ -162,7 +177,7 @@ def name_unread(recognition: Recognition, named: Mapping[int, str | None]) -> Re
                      if not (isinstance(w, Notice) and w.code == Code.UNREAD_CARD and tuple(w.args[1]) in gone))
     left = replace(recognition, warnings=warnings,
                    unread_boxes=tuple(b for i, b in enumerate(unread, 1) if i not in named))
-    return trusted_groups(left, cards)
+    return trusted_groups(left, cards, regroup=bool(named))
 
 
 def _starter(given: str | Card | None, in_photo: str | None) -> tuple[Card | None, str]:

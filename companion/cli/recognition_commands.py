@@ -6,6 +6,7 @@ imports (numpy, OpenCV, onnxruntime) happen inside the handlers so ``crib --help
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -28,7 +29,8 @@ def register(subparsers) -> None:
         "show", help="count every hand in a photo of the show",
         description="Recognise the photo, take the starter from it (a lone card apart) or --starter, "
                     "and count every hand and the crib with the full breakdown.")
-    show.add_argument("image", nargs="+", metavar="IMG", help="photo file (one)")
+    show.add_argument("image", metavar="IMG", help="photo file (one: crib recognize reads several)")
+    show.add_argument("more_images", nargs="*", help=argparse.SUPPRESS)  # said in one line, not "unrecognized"
     show.add_argument("--starter", metavar="CARD", help="the starter (cut card), e.g. 5D, if not in the photo")
     show.add_argument("--crib", action="store_true", help="count every group as a crib")
     show.add_argument("--claim", type=int, nargs="+", metavar="N", default=None,
@@ -149,10 +151,11 @@ def run_show(args) -> int:
     from companion.photo import StarterError, count_show
     from companion.rules.rulesets import ruleset
 
-    if len(args.image) > 1:
-        raise CliError(f"crib show counts one photo at a time, got {len(args.image)} "
-                       f"({' '.join(map(str, args.image))}); crib recognize reads several")
-    image = args.image[0]
+    if args.more_images:
+        images = [args.image, *args.more_images]
+        raise CliError(f"crib show counts one photo at a time, got {len(images)} "
+                       f"({' '.join(map(str, images))}); crib recognize reads several")
+    image = args.image
     named = _named_cards(args.card)
     _possible_claims(args.claim, "crib" if args.crib else "hand")
     rules = ruleset(args.rules)

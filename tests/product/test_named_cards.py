@@ -51,7 +51,8 @@ def test_the_library_leaves_out_a_box_named_none_and_refuses_other_words():
         CardGroup(Role.UNKNOWN, ("5H",)),), (Notice(Code.UNREAD_CARD, (1, box(600, 500), None)),),
         unread_boxes=(box(600, 500),))
     left = name_unread(recognition, {1: None})
-    assert left.unread_boxes == () and left.warnings == () and [c.card for c in left.cards] == ["5H"]
+    assert left.unread_boxes == () and [c.card for c in left.cards] == ["5H"]
+    assert left.warnings == (Notice(Code.SINGLE_CARD),)  # the box's warning gone; the layout's, of the card left
     with pytest.raises(UnreadCardError, match="for no card at all: 'none', '-', 'x', 'skip', 'not'"):
         name_unread(recognition, {1: "page"})
 
