@@ -140,12 +140,14 @@ def group_for(photo_show, cards: Sequence[str] | None, kind: str):
             shown = " ".join(card_text(c) for c in best.cards)
             return best, f"the photo shows {shown}; the play had " + " ".join(card_text(c) for c in cards)
         return best, None
-    crib = [g for g in groups if g.crib]
+    # the group the photo or the player calls the crib (never just the first group counted with
+    # crib rules: with the crib next, every group is)
+    crib = [g for g in groups if g.role == "crib"]
     if crib:
         return crib[0], None
     four = [g for g in groups if len(g.cards) == 4]
-    if len(four) == 1:
-        return four[0], None
+    if len(groups) == 1 or len(four) == 1:
+        return (groups[0] if len(groups) == 1 else four[0]), None
     return None, "no crib in the photo: mark the crib's cards in the review, or pick them"
 
 

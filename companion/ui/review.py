@@ -15,10 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from companion.doubt import Doubt, doubts
-from companion.grouping import trusted_groups
-from companion.photo import count_recognition, name_unread
+from companion.grouping import LAYOUT_CODES, trusted_groups
+from companion.photo import answered, count_recognition, name_unread
 from companion.ui.cardtext import card_text
-from vision import CardGroup, RecognizedCard, Recognition, Role
+from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role
 
 IGNORED = "not counted"
 
@@ -65,6 +65,12 @@ class Review:
             self.cards.append(ReviewCard(None, tuple(box), 0.0, "unknown 1", unsure=True))
         self.chosen_starter = next((i for i, c in enumerate(self.cards) if c.group == "starter"), None)
         self._doubts_for: tuple[list[ReviewCard], tuple[Doubt, ...]] | None = None
+
+    def count_with(self, starter: str | None, all_crib: bool) -> None:
+        """What the photo will be counted with now (the game's cut corrected, the crib next): the
+        player's corrections stand, the doubts are worked out again."""
+        self.starter, self.all_crib = starter, all_crib
+        self._doubts_for = None
 
     # --- what the screen shows ----------------------------------------------------------------
     def duplicates(self) -> set[str]:
@@ -171,7 +177,17 @@ class Review:
                       if c.code and c.group != IGNORED)
         groups = tuple(CardGroup(_role(label), tuple(codes)) for label, codes in self.groups().items())
         return Recognition(self.source.image, self.source.width, self.source.height, cards, groups,
-                           self.source.warnings, dict(self.source.ms))
+                           self._warnings_left(), dict(self.source.ms))
+
+    def _warnings_left(self) -> tuple:
+        """Recognition's warnings still true after the player's review: the groups are the player's
+        (the layout's notices go), every unread box is named or left out, and the cards checked,
+        corrected or left out were answered."""
+        checked = {code for c in self.cards if c.confirmed or c.group == IGNORED
+                   for code in (c.code, c.read_as) if code}
+        still = tuple(w for w in self.source.warnings
+                      if not (isinstance(w, Notice) and (w.code in LAYOUT_CODES or w.code == Code.UNREAD_CARD)))
+        return answered(still, checked)
 
 
 def _role(label: str) -> Role:

@@ -23,13 +23,20 @@ class ReviewScreen(CribScreen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.review: Review | None = None
+        self.reviewed = None  # the recognition self.review was made from
         self.picker: CardPicker | None = None
 
     def show(self) -> None:
         recognition = self.context.get("recognition")
         if recognition is None:
             return
-        self.review = Review(recognition, *self.companion.count_terms())
+        if self.review is not None and recognition is self.reviewed:
+            # the same photo again (the show's "Check the cards", a disagreement to correct): the
+            # player's corrections stand; only what it is counted with may have changed
+            self.review.count_with(*self.companion.count_terms())
+        else:
+            self.review = Review(recognition, *self.companion.count_terms())
+            self.reviewed = recognition
         photo = self.context.get("photo")
         boxes = [c.box for c in recognition.cards] + list(recognition.unread_boxes)
         self.ids.photo.set_pixels(photo.pixels if photo is not None else None, (recognition.width, recognition.height),
@@ -38,10 +45,7 @@ class ReviewScreen(CribScreen):
 
     def refresh(self) -> None:
         review = self.review
-        self.ids.photo.boxes = [
-            {"box": c.box, "label": (T.card_text(c.code) if c.code else "?") + ("?" if review.flagged(i) else ""),
-             "flagged": bool(review.flagged(i)), "colour": T.ROLE_COLOURS.get(c.group.split()[0], T.OK)}
-            for i, c in enumerate(review.cards)]
+        self.ids.photo.boxes = [self._box(i, c) for i, c in enumerate(review.cards)]
         groups = self.ids.groups
         groups.clear_widgets()
         for label, codes in review.groups().items():
@@ -55,6 +59,15 @@ class ReviewScreen(CribScreen):
         self.ids.problems.color = T.WARN if advice or problems else T.OK
         self.ids.count.disabled = bool(problems)
         self.ids.count.text = f"Check {len(problems)} card(s) first" if problems else "Count"
+
+    def _box(self, index: int, card) -> dict:
+        """How card ``index`` is drawn: its group's colour and name, red while flagged; a box left
+        out (no card) grey and dashed, said, so it can still be tapped back."""
+        if card.group == IGNORED:
+            return {"box": card.box, "label": "left out", "colour": T.MUTED, "left_out": True}
+        flagged = bool(self.review.flagged(index))
+        return {"box": card.box, "label": (T.card_text(card.code) if card.code else "?") + ("?" if flagged else ""),
+                "flagged": flagged, "colour": T.ROLE_COLOURS.get(card.group.split()[0], T.OK)}
 
     def tap_card(self, index: int) -> None:
         review = self.review

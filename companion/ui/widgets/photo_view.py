@@ -37,7 +37,7 @@ def texture_from_bgr(pixels: np.ndarray, texture: Texture | None = None) -> Text
 
 
 class PhotoView(Widget):
-    boxes = ListProperty([])        # dicts: box (x1,y1,x2,y2 photo px), label, colour, flagged, highlight
+    boxes = ListProperty([])        # dicts: box (x1,y1,x2,y2 photo px), label, colour, flagged, highlight, left_out
     photo_size = ListProperty([1, 1])  # the photo's width, height (the boxes' frame)
     guide = BooleanProperty(False)
     texture_version = NumericProperty(0)
@@ -134,7 +134,10 @@ class PhotoView(Widget):
             Color(T.HIGHLIGHT[0], T.HIGHLIGHT[1], T.HIGHLIGHT[2], 0.35)
             Rectangle(pos=(x, y), size=(w, h))
         Color(*colour)
-        Line(rectangle=(x, y, w, h), width=3 if item.get("flagged") or item.get("highlight") else 2)
+        if item.get("left_out"):  # not a card: a thin dashed outline, never a counted card's frame
+            Line(rectangle=(x, y, w, h), width=1, dash_length=8, dash_offset=6)
+        else:
+            Line(rectangle=(x, y, w, h), width=3 if item.get("flagged") or item.get("highlight") else 2)
         label = item.get("label")
         if label:
             self._text(label, x, y + h + 2, colour, 20, background=True)
