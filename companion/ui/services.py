@@ -250,7 +250,7 @@ class Companion:
 
         if self.view is not None:
             return rules_from_json(self.view.rules)
-        return make_rules({"preset": self.settings.preset, "muggins": self.settings.muggins})
+        return make_rules({"preset": self.settings.preset, "muggins": self.settings.muggins_mode})
 
     def advise(self, cards, dealer: bool, done: Done, failed: Failed = None) -> None:
         def job():

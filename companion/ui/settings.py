@@ -21,7 +21,7 @@ class Settings:
     board: str = "auto"            # auto | sim | none | a port or URL
     brightness: int = 4            # the board's level, 1 (dim room) .. 8 (daylight)
     preset: str = "acc"
-    muggins: str = "optional"
+    muggins: str | None = None     # off | optional | mandatory; None: the preset's own (muggins_mode)
     count_first: bool | None = None  # counts shown before the claim; None: only when muggins is off
     confirm_below: float | None = None  # recognition: cards read below this are flagged; None: the models' own
     sound: bool = True
@@ -36,7 +36,7 @@ class Settings:
             "board": isinstance(self.board, str) and bool(self.board.strip()),
             "brightness": isinstance(self.brightness, int) and 1 <= self.brightness <= 8,
             "preset": self.preset in PRESETS,
-            "muggins": self.muggins in MUGGINS_MODES,
+            "muggins": self.muggins is None or self.muggins in MUGGINS_MODES,
             "count_first": self.count_first is None or isinstance(self.count_first, bool),
             "confirm_below": self.confirm_below is None or (isinstance(self.confirm_below, (int, float))
                                                            and 0.05 <= self.confirm_below <= 0.95),
@@ -46,6 +46,24 @@ class Settings:
             "pegging": self.pegging in PEGGING,
         }
         return replace(self, **{k: getattr(default, k) for k, ok in good.items() if not ok})
+
+    @property
+    def muggins_mode(self) -> str:
+        """The muggins new games start with: the one chosen, else the preset's own."""
+        return self.muggins if self.muggins is not None else preset_muggins(self.preset)
+
+
+def preset_muggins(preset: str) -> str:
+    """A preset's own muggins mode, as the rules core's preset has it (acc and home: off)."""
+    from companion.rules import PRESETS
+
+    return PRESETS[preset].muggins.value
+
+
+def muggins_choice(preset: str, muggins: str) -> str | None:
+    """The muggins to keep in the settings: None while it is the preset's own, so the next game
+    starts as its preset (a preset chosen later brings its own muggins)."""
+    return None if muggins == preset_muggins(preset) else muggins
 
 
 def load(folder: Path) -> Settings:

@@ -65,8 +65,11 @@ def new_game_with_the_board(h):
     new.ids.name0.text, new.ids.name1.text = "Ann", "Ben"
     new.ids.board.text = "sim"
     new.ids.dealer.text = "Ann"
-    assert new.ids.muggins.text == "optional" and new.count_first is False  # muggins: claim first, by default
-    h.tap(new.ids.count_first)  # this walk: the count shown before the claim (the app as scorer)
+    # a new game starts as its preset: ACC rules, muggins off, the count shown first (issue 48)
+    assert (new.ids.preset.text, new.ids.muggins.text, new.count_first) == ("ACC rules", "off", True)
+    new.ids.muggins.text = "optional"  # this walk: muggins on (the player claims first, by default) ...
+    assert new.count_first is False
+    h.tap(new.ids.count_first)  # ... but the count shown before the claim (the app as scorer)
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table", what="the table")
     assert h.companion.sync.driver.wait_connected(30), h.companion.sync.driver.last_error

@@ -8,6 +8,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 
 from companion.ui import present
 from companion.ui.screens import CribScreen, load_kv
+from companion.ui.settings import muggins_choice, preset_muggins
 
 load_kv(__file__)
 CUT = "Cut for deal"
@@ -30,8 +31,8 @@ class NewGameScreen(CribScreen):
             if not field.text:
                 field.text = names[i] if i < len(names) else DEFAULT_NAMES[i]
         self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
-        self.ids.muggins.text = s.muggins
-        self.count_first = s.muggins == "off" if s.count_first is None else s.count_first
+        self.ids.muggins.text = s.muggins_mode
+        self.count_first = s.muggins_mode == "off" if s.count_first is None else s.count_first
         choice = "sim" if self.companion.demo else s.board if s.board in ("auto", "sim", "none") else "auto"
         self.ids.board.text = present.BOARD_WORDS[choice]
         self.update_dealers()
@@ -55,6 +56,11 @@ class NewGameScreen(CribScreen):
         self.dealer_choices = [n or f"player {i + 1}" for i, n in enumerate(self.names())] + [CUT]
         if self.ids.dealer.text not in self.dealer_choices:
             self.ids.dealer.text = self.dealer_choices[0]
+
+    def preset_chosen(self, words: str) -> None:
+        """A preset chosen brings its own muggins (the rules core's preset): a game starts as its
+        preset, and stays named for it unless the player changes muggins after."""
+        self.ids.muggins.text = preset_muggins(present.preset_of(words))
 
     def pick_cut(self) -> None:
         from companion.ui.widgets.picker import CardPicker
@@ -80,7 +86,8 @@ class NewGameScreen(CribScreen):
             first = names.index(self.ids.dealer.text) if self.ids.dealer.text in names else 0
         board = present.board_of(self.ids.board.text)
         by_muggins = rules["muggins"] == "off"  # kept only when the player chose otherwise
-        self.companion.save_settings(players=tuple(names), preset=rules["preset"], muggins=rules["muggins"],
+        self.companion.save_settings(players=tuple(names), preset=rules["preset"],
+                                     muggins=muggins_choice(rules["preset"], rules["muggins"]),
                                      count_first=None if self.count_first == by_muggins else self.count_first,
                                      board=board if not self.companion.demo else self.companion.settings.board)
         self.app.notify("Starting the game...")

@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, StringProperty
 
 from companion.ui import present
 from companion.ui.screens import CribScreen, load_kv
+from companion.ui.settings import muggins_choice, preset_muggins
 from companion.ui.speech import speaker
 
 load_kv(__file__)
@@ -26,11 +27,15 @@ class SettingsScreen(CribScreen):
         self.ids.port.text = board if board not in ("auto", "sim", "none") else ""
         self.ids.brightness.value = s.brightness
         self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
-        self.ids.muggins.text = s.muggins
+        self.ids.muggins.text = s.muggins_mode
         self.ids.confidence.value = self.models_confirm_below() if s.confirm_below is None else s.confirm_below
         self.ids.sound.active = s.sound
         self.ids.voice.text = ("Voice: " + ("ready" if speaker() else "none found (install espeak-ng)"))
         self.find_ports()
+
+    def preset_chosen(self, words: str) -> None:
+        """A preset chosen brings its own muggins, as on the New game screen."""
+        self.ids.muggins.text = preset_muggins(present.preset_of(words))
 
     def find_ports(self) -> None:
         def listed(ports):
@@ -69,7 +74,9 @@ class SettingsScreen(CribScreen):
         old = self.companion.settings
         kept = old.board if self.companion.demo and board == "sim" else board  # the demo's sim is not saved
         self.companion.save_settings(board=kept, brightness=int(self.ids.brightness.value),
-                                     preset=present.preset_of(self.ids.preset.text), muggins=self.ids.muggins.text,
+                                     preset=present.preset_of(self.ids.preset.text),
+                                     muggins=muggins_choice(present.preset_of(self.ids.preset.text),
+                                                            self.ids.muggins.text),
                                      confirm_below=self.confirm_choice(),
                                      sound=bool(self.ids.sound.active))
         if self.companion.view is not None and (self.in_use(old.board) != board
