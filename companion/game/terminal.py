@@ -45,17 +45,18 @@ EXAMPLE_CARDS = tuple(Card.parse(c) for c in ("5H", "7C", "9D", "4S", "8H", "3C"
 PROMPT = "move> "
 
 
-def claim_example(session: GameSession) -> str | None:
-    """How a claim is typed, shown with a card the player to act could hold and lay now (not laid,
-    not the starter, not in the crib, and within 31: the session's own check) and the points it
-    would truly score; None when no such card scores (the example is left out)."""
+def claim_example(session: GameSession) -> Card | None:
+    """A card for the prompt's example of a claim: one the player to act could hold and lay now
+    (not laid, not the starter, not in the crib, and within 31: the session's own check). The
+    game does not know the player's hand, and the count is the player's to make (the example
+    shows only with the count hidden): the claim is shown as N, never what the card would score.
+    None when no such card is left (the example is left out)."""
     for candidate in EXAMPLE_CARDS + tuple(c for c in DECK if c not in EXAMPLE_CARDS):
         try:
-            award = session.preview_lay(candidate)
+            session.preview_lay(candidate)
         except GameError:
             continue
-        if award.points:
-            return f"{candidate} claim {award.points}"
+        return candidate
     return None
 
 
@@ -83,7 +84,7 @@ def prompt_line(session: GameSession) -> str:
         what = f"count {view.count}: {players[view.to_act]} to play"
         if not view.count_first:  # nothing is pegged unless claimed: say how
             example = claim_example(session)
-            what += f" (claim the points: {example})" if example else " (claim the points: CARD claim N)"
+            what += f" (claim the points, e.g. {example} claim N)" if example else " (claim the points: CARD claim N)"
     elif view.phase == "show":
         show = view.next_show
         whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"

@@ -74,8 +74,8 @@ def test_terminal_with_muggins_claim_then_count_then_muggins():
     pair = lines.index("  AS at count 19: pair for 2")
     assert lines[pair + 1] == "  Ann claimed 0 of 2: 2 missed"
     assert "muggins offer" in lines[pair + 3] and "muggins: Ben takes 2 missed by Ann (play)" in out
-    # the example: a card Ann could hold (unseen) and lay at 18, with what it scores (a pair of aces)
-    assert "count 18: Ann to play (claim the points: AC claim 2)" in lines[pair - 1]
+    # the example: a card Ann could hold (unseen) and lay at 18; what it scores is hers to count
+    assert "count 18: Ann to play (claim the points, e.g. 5H claim N)" in lines[pair - 1]
     # the show: the prompt shows Ben's cards but not their count, a bare "show" is refused
     prompt = next(line for line in lines if line.endswith("show Ben's hand 7C AH 5D 4D: count it and claim "
                                                           "(show claim N)"))

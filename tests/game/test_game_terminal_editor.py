@@ -14,7 +14,7 @@ from companion.cli import main
 from companion.game import GameSession, RedoPendingError, Store
 from companion.game.events import ForgetUndone
 from companion.game.simulate import sloppy_claim
-from companion.game.terminal import EXAMPLE_CARDS, Terminal, claim_example
+from companion.game.terminal import EXAMPLE_CARDS, Terminal, claim_example, prompt_line
 from companion.claims import could_score
 from companion.rules import Card
 from companion.rules.cards import DECK
@@ -84,28 +84,24 @@ def test_a_stored_game_forgets_and_resumes_as_played(capsys, monkeypatch, data_f
 
 # ------------------------------------------------------------------ the claim example
 
-def _example_checked(session) -> str | None:
-    """The prompt's example, checked against the cards: a card unseen in this deal, laid legally
-    now, scoring what the example claims. Returns the example."""
-    example = claim_example(session)
-    if example is None:
-        return None
-    code, claim, points = example.split()
-    card = Card.parse(code)
-    deal = session.game.deal
-    assert card not in deal.seen, f"{example}: {card} is {deal.seen.get(card)}"
-    assert session.view().count + card.value <= 31, f"{example} at count {session.view().count}"
-    assert claim == "claim" and int(points) == session.preview_lay(card).points > 0
-    return example
+def _example_checked(session) -> Card | None:
+    """The prompt's example card, checked against the cards: unseen in this deal (not laid, not
+    the starter, not in the crib) and within 31 now."""
+    card = claim_example(session)
+    if card is not None:
+        deal = session.game.deal
+        assert card not in deal.seen, f"{card} is {deal.seen.get(card)}"
+        assert session.view().count + card.value <= 31, f"{card} at count {session.view().count}"
+    return card
 
 
 def test_at_25_the_example_fits_and_is_no_card_of_the_crib():
     session = optional()
     lines = play(session, DEAL + ["KH", "5D claim 2", "TH"])  # Ben KH, Ann 5D (15), Ben TH: 25, Ann to play
     assert session.view().count == 25
-    example = _example_checked(session)
-    assert lines[-2].endswith(f"count 25: Ann to play (claim the points: {example})")
-    assert not example.startswith(("7C", "6D"))  # in the crib; 7C would make 32
+    card = _example_checked(session)
+    assert str(card) not in ("7C", "6D") and card.value <= 6  # 7C lies in the crib and would make 32
+    assert lines[-2].endswith(f"count 25: Ann to play (claim the points, e.g. {card} claim N)")
 
 
 def test_the_example_never_names_a_card_seen_or_one_that_does_not_fit_through_random_plays():
@@ -118,7 +114,7 @@ def test_the_example_never_names_a_card_seen_or_one_that_does_not_fit_through_ra
         rng.shuffle(pool)
         hands = {0: pool[:4], 1: pool[4:8]}
         while session.game.phase == "play":
-            _example_checked(session)
+            assert _example_checked(session) is not None  # 40 unseen cards: one always fits
             seat, count = session.view().to_act, session.view().count
             fits = [c for c in hands[seat] if count + c.value <= 31]
             if fits:
@@ -128,19 +124,25 @@ def test_the_example_never_names_a_card_seen_or_one_that_does_not_fit_through_ra
                 session.go(session.preview_go().points)
 
 
-def test_with_no_scoring_card_to_lay_the_example_leaves_the_card_out():
+def test_the_example_never_says_what_a_card_would_score():
+    """The count is the player's to make (the example shows only with the count hidden): at 10,
+    where a five makes 15, the example is a five, and its claim is N, not 2."""
     session = optional()
-    lines = play(session, DEAL)  # the lead: no card scores at count 0
-    assert claim_example(session) is None
-    assert lines[-2].endswith("count 0: Ben to play (claim the points: CARD claim N)")
+    lines = play(session, DEAL + ["KH"])
+    assert claim_example(session) == EXAMPLE_CARDS[0] == Card.parse("5H")
+    assert lines[-2].endswith("count 10: Ann to play (claim the points, e.g. 5H claim N)")
+    play(session, ["5H claim 2"])  # laid now: never the example again in this deal
+    assert claim_example(session) != Card.parse("5H")
 
 
-def test_the_example_tries_the_friendly_cards_first():
+def test_with_no_unseen_card_that_fits_the_example_is_left_out():
     session = optional()
-    play(session, DEAL + ["KH"])   # count 10: a five makes 15, and 5H comes first
-    assert claim_example(session) == f"{EXAMPLE_CARDS[0]} claim 2" == "5H claim 2"
-    play(session, ["5H claim 2"])  # laid now: the next five (count 15 + a ten would be 25: no points)
-    assert not (claim_example(session) or "").startswith("5H")
+    session.discard([["AC", "AD"], ["AH", "2C"]])
+    session.cut("AS")
+    for played in ("KH", "KS", "KD"):   # count 30: only an ace fits, and all four are seen
+        session.lay(played, 0)
+    assert session.view().count == 30 and claim_example(session) is None
+    assert prompt_line(session).splitlines()[0].endswith("count 30: Ann to play (claim the points: CARD claim N)")
 
 
 # ------------------------------------------------------------------ the prompt and quit

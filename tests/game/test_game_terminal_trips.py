@@ -120,7 +120,7 @@ def test_game_show_and_resume_agree_on_the_deal(capsys, monkeypatch, tmp_path):
 def test_the_claim_example_names_a_card_not_yet_laid():
     lines = play(optional(), DEAL + ["5H"])
     prompt = lines[-2]  # the last line says the game is quit
-    assert "to play (claim the points:" in prompt and "5H claim" not in prompt
+    assert "to play (claim the points, e.g." in prompt and "5H claim" not in prompt
 
 
 def test_a_muggins_offer_says_what_its_number_is_and_how_to_take_it():
