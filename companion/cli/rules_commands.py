@@ -75,7 +75,7 @@ def _json_object(text: str, keys: set[str], not_json: str, not_object: str) -> d
 
 
 def _possible_claim(kind: str, claimed: int | None, flag: str = "--claim") -> None:
-    """A claim no cards could score (over 29, below 0) is refused with one line, not judged."""
+    """A claim no cards could score (over 29, 19, 25, 26, 27, below 0) is refused with one line, not judged."""
     from companion.claims import ImpossibleClaimError, check_claim
 
     try:
