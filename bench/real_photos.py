@@ -41,11 +41,20 @@ def scaled(pixels: np.ndarray, factor: float) -> np.ndarray:
     return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
 
 
+def taps(flagged: int, wrong_unflagged: int, missed: int, unread: int) -> int:
+    """What a photo costs the player: a tap for each flagged card, each wrong card left unflagged,
+    and each missed card or unread box (whichever is more: an unread box is named in one tap)."""
+    return flagged + wrong_unflagged + max(missed, unread)
+
+
 def judge(result, photo) -> dict:
     truth = set(photo.cards)
     reported = [c.card for c in result.cards]
     flagged = [c for c in result.cards if c.confirm]
-    return {"family": photo.family, "name": photo.name, "truth": len(truth), "reported": len(reported),
+    wrong = sum(c not in truth for c in reported)
+    flagged_wrong = sum(c.card not in truth for c in flagged)
+    missed = len(truth - set(reported))
+    return {"taps": taps(len(flagged), wrong - flagged_wrong, missed, len(result.unread_boxes)), "family": photo.family, "name": photo.name, "truth": len(truth), "reported": len(reported),
             "correct": sum(c in truth for c in reported), "found": len(truth & set(reported)),
             "flagged": len(flagged), "flagged_wrong": sum(c.card not in truth for c in flagged),
             "unread": len(result.unread_boxes), "exact": set(reported) == truth and len(reported) == len(truth),
@@ -70,9 +79,14 @@ def run(recognizer, photos, factor: float = 1.0, aspect: float = 1.0) -> list[di
 
 
 def totals(scores: list[dict]) -> dict:
-    keys = ("truth", "reported", "correct", "found", "flagged", "flagged_wrong", "unread", "exact")
+    keys = ("truth", "reported", "correct", "found", "flagged", "flagged_wrong", "unread", "exact", "taps")
     t = {k: sum(s[k] for s in scores) for k in keys}
     t["photos"] = len(scores)
+    t["right_flagged"] = t["flagged"] - t["flagged_wrong"]
+    t["right_flagged_share"] = t["right_flagged"] / t["correct"] if t["correct"] else 0.0
+    t["wrong_unflagged"] = t["reported"] - t["correct"] - t["flagged_wrong"]
+    t["taps_per_photo"] = t["taps"] / t["photos"] if t["photos"] else 0.0
+    t["no_tap"] = sum(s["taps"] == 0 for s in scores)
     t["precision"] = t["correct"] / t["reported"] if t["reported"] else 1.0
     unflagged = t["reported"] - t["flagged"]
     t["precision_unflagged"] = ((t["correct"] - (t["flagged"] - t["flagged_wrong"])) / unflagged) if unflagged else 1.0
@@ -85,13 +99,16 @@ def summary_line(scores: list[dict], label: str) -> str:
     t = totals(scores)
     return (f"{label}: {t['photos']} photos, precision {t['precision']:.2%} (unflagged {t['precision_unflagged']:.2%}), "
             f"recall {t['recall']:.2%}, exactly right {t['exact']}/{t['photos']}, unread boxes {t['unread']} "
-            f"({t['unread_share']:.1%} of {t['truth']} cards)")
+            f"({t['unread_share']:.1%} of {t['truth']} cards); right cards flagged {t['right_flagged']} "
+            f"({t['right_flagged_share']:.1%}), wrong unflagged {t['wrong_unflagged']}, taps per photo "
+            f"{t['taps_per_photo']:.2f}, photos with no tap {t['no_tap']}/{t['photos']}")
 
 
 def family_table(scores: list[dict], title: str, closeups: frozenset[str] = frozenset()) -> None:
     print(f"\n{title}\n\n| family | photos | precision | unflagged precision | recall | exactly right | "
-          f"unread boxes / photo | reported (wrong) | cards (missed) | second look: cards, ms / photo |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          f"unread boxes / photo | reported (wrong) | cards (missed) | second look: cards, ms / photo | "
+          f"right cards flagged | wrong unflagged | taps per photo | photos with no tap |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     families = sorted({s["family"] for s in scores})
     for family in families + ["closeup", "all"]:
         group = [s for s in scores if family in ("all", s["family"]) or family == "closeup" and s["name"] in closeups]
@@ -103,7 +120,8 @@ def family_table(scores: list[dict], title: str, closeups: frozenset[str] = froz
         print(f"| {family} | {t['photos']} | {t['precision']:.2%} | {t['precision_unflagged']:.2%} | {t['recall']:.2%} | "
               f"{t['exact']} ({t['exact'] / max(t['photos'], 1):.0%}) | {t['unread'] / max(t['photos'], 1):.2f} | "
               f"{t['reported']} ({t['reported'] - t['correct']}) | {t['truth']} ({t['truth'] - t['found']}) | "
-              f"{looks}, {look_ms:.1f} |")
+              f"{looks}, {look_ms:.1f} | {t['right_flagged']} ({t['right_flagged_share']:.1%}) | {t['wrong_unflagged']} | "
+              f"{t['taps_per_photo']:.2f} | {t['no_tap']} / {t['photos']} |")
 
 
 def reader_on_crops(recognizer, photos) -> tuple[int, int]:

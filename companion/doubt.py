@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from companion.counted import STARTER_GIVEN, STARTER_FROM_PHOTO, GroupShow, PhotoShow
 from companion.rules.cards import Card, CardParseError
 from companion.rules.show import score
+from vision import percent_sure
 
 STARTER = "starter"  # about the starter itself, or a count that changes with it
 CARD = "card"        # a count that changes with one card of its group
@@ -64,7 +65,7 @@ def _starter_doubts(shown: PhotoShow) -> tuple[Doubt, ...]:
     reasons = []
     if read is not None and read.confirm:
         also = f", or {read.runner_up}" if read.runner_up else ""
-        reasons.append(f"read unsure ({read.confidence:.2f}{also})")
+        reasons.append(f"read as {starter}, {percent_sure(read.confidence)} sure{also}")
     unread = len(shown.recognition.unread_boxes)
     if unread:
         cards = "1 card" if unread == 1 else f"{unread} cards"

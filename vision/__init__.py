@@ -7,7 +7,9 @@
 
 ``Recognizer`` loads the models once for many photos; ``recognize`` keeps one for you. The
 steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``, ``kept_apart``) ->
-``read`` (``second_look``) -> ``interpret`` (``identify``, ``outlines``, ``layout``); ``pipeline``
+``read`` (``second_look``) -> ``interpret`` (``identify``, ``outlines``, ``layout``) -> ``amend``
+(``phantoms``, ``index_column``) -> ``second_reading`` -> ``doubt`` (each card's chance of being
+right, the flags; its ``evidence``); ``pipeline``
 alone wires them, passing the values of ``stages`` (Candidates -> Reads -> Outlines -> Recognition). Shared with
 training: ``classes``, ``crops``, ``letterbox``, ``detections``, ``boxes``. ``synth/`` renders
 training photos and ``train/`` trains the models (they need torch; recognition never imports
@@ -20,15 +22,18 @@ from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError,
 from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, ThresholdError
 from vision.config import CalibrationError, RecognitionConfig
 from vision.model_config import ModelConfigError
-from vision.notices import Code, Notice
-from vision.pipeline import PhotoSource, Recognizer, recognize, shared_recognizer
+from vision.doubt import DoubtModel, DoubtModelError
+from vision.evidence import Evidence
+from vision.notices import Code, Notice, percent_sure
+from vision.pipeline import PhotoSource, Recognizer, flag_threshold, recognize, shared_recognizer
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.runtime import BackendUnavailableError, ModelFileError
 
 __all__ = [
-    "Recognizer", "recognize", "shared_recognizer", "PhotoSource",
+    "Recognizer", "recognize", "shared_recognizer", "flag_threshold", "PhotoSource",
     "read_photo", "decode_photo", "photo_from_array", "Photo",
-    "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code",
+    "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code", "percent_sure",
+    "Evidence", "DoubtModel", "DoubtModelError",
     "CONFIRM_BELOW", "LONE_INDEX_SCORE", "UNREAD_CARD_SCORE",
     "ImageInputError", "ImageNotFoundError", "NotAFileError", "EmptyImageError", "NotAnImageError",
     "TruncatedImageError", "UnreadableImageError",

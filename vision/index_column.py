@@ -23,7 +23,8 @@ import numpy as np
 from vision import boxes
 from vision.classes import CARD_CODES
 from vision.config import DEFAULTS, IndexColumnConfig, PhantomConfig
-from vision.detections import Detections
+from vision.detections import Detections, Origin
+from vision.evidence import Evidence
 from vision.notices import Code, Notice
 from vision.phantoms import readings, same_index_share
 from vision.results import RecognizedCard
@@ -102,8 +103,12 @@ def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections,
         shift = point - centres[neighbour]
         outline = tuple(float(v) for v in np.asarray(cards[on[neighbour]].box) + np.tile(shift, 2))
         runner = CARD_CODES[indices.runner_up_id[row]] if indices.runner_up_id[row] >= 0 else None
+        evidence = Evidence(float(indices.reader[row]), float(indices.runner_up_confidence[row]) if runner else 0.0,
+                            float(indices.confidence[row]), 0.0, 1, column=True, index_px=side,
+                            second_look=int(indices.origin[row]) == Origin.SECOND_LOOK,
+                            index_box=tuple(float(v) for v in box[0]))
         card = RecognizedCard(code, float(sure[row]), outline, True, runner,
-                              float(indices.confidence[row] * indices.runner_up_confidence[row]))
+                              float(indices.confidence[row] * indices.runner_up_confidence[row]), evidence)
         added.append(card)
         reported.add(code)
         claimed = np.concatenate([claimed, box])
@@ -174,11 +179,16 @@ def look_in_gaps(cards: Sequence[RecognizedCard], gaps: tuple[np.ndarray, np.nda
         return cards, ()
     reported = {c.card for c in cards}
     added, said = [], []
-    for box, (code, p, runner, q) in zip(outlines, reader(np.asarray(index_boxes, np.float64))):
+    for box, index_box, (code, p, runner, q) in zip(outlines, index_boxes,
+                                                    reader(np.asarray(index_boxes, np.float64))):
         if code in reported or p < config.gap_reader:
             continue
         confidence = p * config.gap_score
-        added.append(RecognizedCard(code, confidence, tuple(float(v) for v in box), True, runner, q * config.gap_score))
+        evidence = Evidence(p, q if runner else 0.0, 0.0, 0.0, 1, column=True,
+                            index_px=float(max(index_box[2] - index_box[0], index_box[3] - index_box[1])),
+                            index_box=tuple(float(v) for v in index_box))
+        added.append(RecognizedCard(code, confidence, tuple(float(v) for v in box), True, runner, q * config.gap_score,
+                                    evidence))
         reported.add(code)
         said.append(Notice(Code.COLUMN_CARD, (code, confidence)))
     return cards + tuple(added), tuple(said)

@@ -18,7 +18,8 @@ from vision import boxes
 from vision.classes import CARD_CODES
 from vision.config import DEFAULTS, InterpretConfig, LayoutConfig, RecognitionConfig
 from vision.decode import Photo
-from vision.detections import UNREAD, Detections
+from vision.detections import UNREAD, Detections, Origin
+from vision.evidence import Evidence
 from vision.ground import GroundCheck
 from vision.identify import merge_indices
 from vision.layout import Layout, arrange
@@ -89,10 +90,12 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, config, reader, indices, ground)
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
     one_corner = outlines.corners[keep] < 2
+    evidence = evidence_of(cards, disputed, outlines.index_score[keep], outlines.estimated[keep],
+                           outlines.corners[keep], outlines.index_box[keep] * photo.scale)
     layout = arrange(cards, config=layout_config)
     counts, said_twice = cards_seen_twice(cards)
     named, said_unsure = name_cards(cards, disputed, counts, photo.scale, config.confirm_below, one_corner,
-                                    config.one_corner_factor)
+                                    config.one_corner_factor, evidence)
     ordered, groups = in_groups(layout, named, cards.codes)
     unread, said_unread = unread_boxes(cards, guess, photo.scale)
     notices = (*overall(len(ordered), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
@@ -206,9 +209,28 @@ def cards_seen_twice(cards: Detections) -> tuple[Counter, tuple[Notice, ...]]:
     return counts, tuple(Notice(Code.SEEN_TWICE, (code, count)) for code, count in sorted(counts.items()) if count > 1)
 
 
+def evidence_of(cards: Detections, disputed: np.ndarray, index_score: np.ndarray, estimated: np.ndarray,
+                corners: np.ndarray, index_box: np.ndarray) -> list[Evidence | None]:
+    """Per row, what the doubt model weighs (``vision.evidence``; None for an unread box)."""
+    out: list[Evidence | None] = []
+    for i in range(len(cards)):
+        if cards.card_id[i] == UNREAD:
+            out.append(None)
+            continue
+        score = float(index_score[i])
+        # a card's runner-up confidence is its best index's score x the reader's probability of it
+        runner_up = min(1.0, float(cards.runner_up_confidence[i]) / score) if score > 0 and \
+            cards.runner_up_id[i] >= 0 else 0.0
+        out.append(Evidence(float(cards.reader[i]), runner_up, score, 0.0 if estimated[i] else float(cards.confidence[i]),
+                            int(corners[i]), bool(disputed[i]), int(cards.origin[i]) == Origin.SECOND_LOOK, False,
+                            float(boxes.sizes(index_box[i:i + 1]).max()), index_box=tuple(float(v) for v in index_box[i])))
+    return out
+
+
 def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: float, confirm_below: float,
                one_corner: np.ndarray | None = None,
-               one_corner_factor: float = DEFAULTS.interpret.one_corner_factor
+               one_corner_factor: float = DEFAULTS.interpret.one_corner_factor,
+               evidence: list[Evidence | None] | None = None
                ) -> tuple[dict[int, RecognizedCard], tuple[Notice, ...]]:
     """The named rows as cards with boxes in photo pixels, flagged to confirm when read under
     ``confirm_below``, seen twice, or disputed, or read from one corner only (``one_corner``) under
@@ -228,7 +250,8 @@ def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: 
         elif lone_corner and not disputed[i] and counts[code] == 1:
             said.append(Notice(Code.ONE_CORNER, read))
         box = tuple(float(v) * scale for v in cards.xyxy[i])
-        named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]))
+        named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]),
+                                       None if evidence is None else evidence[i])
     return named, tuple(said)
 
 

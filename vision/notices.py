@@ -26,6 +26,7 @@ class Code(StrEnum):
     SEEN_TWICE = "seen_twice"  # (code, times)
     SECOND_READING = "second_reading"  # (code, confidence, card it lies on, "index" / "corner" / "face")
     COLUMN_CARD = "column_card"  # (code, confidence): read on a fan's index column, no card box
+    DOUBTFUL = "doubtful"  # (code, chance it is right, runner-up or None, why: a DOUBT_WHY key)
     LOW_CONFIDENCE = "low_confidence"  # (code, confidence, runner-up or None, its confidence)
     ONE_CORNER = "one_corner"  # (code, confidence, runner-up or None, its confidence)
     UNREAD_CARD = "unread_card"  # (number from 1, box x1 y1 x2 y2, best guess (code, probability) or None)
@@ -54,6 +55,36 @@ def _role_guessed(role: str, cards: tuple, why: str) -> str:
     if why.startswith("near_"):
         return f"unsure which group is the crib: took {which}, but {reason}"
     return f"{which} taken for {'the crib' if role == 'crib' else 'a hand'} on a guess: {reason}; check the photo"
+
+
+# Why a card is doubted (``Code.DOUBTFUL``'s fourth argument): the evidence that pulls its chance
+# down the most (``vision.doubt``'s features).
+DOUBT_WHY = {
+    "reader_logit": "its index is hard to read",
+    "runner_up_logit": "its index looks like another card's too",
+    "index_score_logit": "its corner index is faint",
+    "card_score": "the card's edges are unclear",
+    "no_card_box": "the card's edges are not seen",
+    "one_corner": "only one corner shows",
+    "disputed": "its two corners read differently",
+    "second_look": "it was read only on a second look",
+    "column": "it was found beside its neighbours on a fan or row, not on its own",
+    "log_index_px": "its index is small in the photo",
+    "again_logit": "read a second time it looks less sure",
+    "red_ink_on_black": "its ink looks red for a black suit",
+    "black_ink_on_red": "its ink does not look red for a red suit",
+    "log_sharpness": "its index is blurred",
+}
+
+
+def percent_sure(p: float) -> str:
+    """A chance as a player reads it: whole percent, never rounded up to a sure 100 %."""
+    return f"{min(99, int(p * 100))} %"
+
+
+def _doubtful(code: str, p: float, runner: str | None, why: str) -> str:
+    alternative = f", or {runner}" if runner else ""
+    return f"read as {code}, {percent_sure(p)} sure{alternative}: {DOUBT_WHY.get(why, why)}; confirm this card"
 
 
 # Where a second reading lies on the card it was taken from (``Code.SECOND_READING``).
@@ -102,6 +133,7 @@ _TEXT = {
                                                       f"{_WHERE[where]}, not a card of its own",
     Code.COLUMN_CARD: lambda code, p: f"{code} read at {p:.2f} on the index column of a fan or row, with no card "
                                       f"box of its own: confirm this card",
+    Code.DOUBTFUL: _doubtful,
     Code.LOW_CONFIDENCE: lambda code, p, runner, q: f"{code} read with low confidence {p:.2f}"
                                                     f"{_alternative(runner, q)}: confirm this card",
     Code.ONE_CORNER: lambda code, p, runner, q: f"{code} read from one corner only at {p:.2f}"

@@ -128,7 +128,8 @@ class Outlines:
     and ``disputed`` maps a row to the other code its indices read as (two corners of one
     card that disagree: the more confident reading is kept, the other becomes the runner-up);
     ``index_centre``: where the card's most confident index lies (an unread box's centre);
-    ``corners``: how many of its indices the reader read surely as its code (0 if unread).
+    ``corners``: how many of its indices the reader read surely as its code (0 if unread);
+    ``index_box``: its best index's box (decoded pixels; zeros if unread).
     ``cards.reader`` is the reader's probability of each card's reading, ``cards.origin`` where its
     box came from (a guessed box: its best index's origin)."""
 
@@ -138,6 +139,7 @@ class Outlines:
     disputed: dict
     index_centre: np.ndarray
     corners: np.ndarray
+    index_box: np.ndarray
 
 
 def assign_outlines(identities: Identities, card_boxes: Detections,
@@ -171,12 +173,14 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
     box_score = np.zeros(n_cards, np.float32)
     index_centre = np.zeros((n_cards, 2), np.float32)
     corners = np.zeros(n_cards, np.int64)
+    index_box = np.zeros((n_cards, 4), np.float32)
     origin = np.zeros(n_cards, np.int8)
     for i, rows in enumerate(members):
         agree = indices.card_id[rows] == reads.card_id[i]
         corners[i] = int(np.count_nonzero(agree & (indices.reader[rows] >= config.sure_reader)))
         best = rows[int(np.argmax(indices.confidence[rows] * indices.reader[rows]))]
         index_centre[i] = indices.centers[best]
+        index_box[i] = indices.xyxy[best]
         if box_of[i] >= 0:
             xyxy[i] = card_boxes.xyxy[box_of[i]]
             box_score[i] = card_boxes.confidence[box_of[i]]
@@ -196,6 +200,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
         {int(new_row[j]): CARD_CODES[code] for j, code in reads.disputed.items()},
         np.concatenate([index_centre[alive], boxes.centres(unread.xyxy)]).reshape(-1, 2),
         np.concatenate([corners[alive], np.zeros(len(unread), np.int64)]),
+        np.concatenate([index_box[alive], np.zeros((len(unread), 4), np.float32)]).reshape(-1, 4),
     )
 
 

@@ -7,6 +7,8 @@
     table (``interpret.read_table``, ``layout``; ``ground``)  -> Recognition (``results``)
     amend (``amend``: ``phantoms``, ``index_column``)        -> Recognition, second readings
                                                                dropped, the index columns' cards added
+    doubt (``doubt``)                                         -> Recognition, each card's chance of
+                                                               being right, flags where it is low
 
 The values between the steps are ``vision.stages``; no step calls another step's module to get its
 input: what one needs (the classifier, the photo's ground) is handed to it here.
@@ -27,6 +29,7 @@ from vision.config import RecognitionConfig, from_models_json
 from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
 from vision.detections import Detections
+from vision.doubt import DoubtModel, doubt_model_of, weigh
 from vision.ground import ground_check
 from vision.interpret import Thresholds, cards_of, interpret, read_table, with_thresholds
 from vision.kept_apart import restore
@@ -36,6 +39,7 @@ from vision.read import read_indices
 from vision.results import Recognition
 from vision.runtime import OnnxModel
 from vision.second_look import second_look
+from vision.second_reading import read_again
 from vision.stages import Candidates, Reads
 
 DEFAULT_ZOOM = True
@@ -47,7 +51,9 @@ PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
 class Recognizer:
     """Loads the detector and classifier once; ``recognize`` may then be called many times.
 
-    ``confirm_below``: cards read with less confidence are flagged for the player to confirm;
+    ``confirm_below``: cards less likely right than this are flagged for the player to confirm
+    (default: the threshold the models' doubt model ships, ``vision.doubt``; models without one:
+    interpret's rules with their ``confirm_below``);
     ``lone_index_score``: an index with no card box around it needs this detector score to count;
     ``unread_card_score``: a card box with no readable index needs this detector score to be
     reported (default: the models' calibration, ``vision.config.InterpretConfig``; measured in
@@ -65,7 +71,12 @@ class Recognizer:
         # the tunables, with the values calibrated to these models (models.json "calibration")
         self.settings: RecognitionConfig = from_models_json(config)
         given = self.settings.interpret
-        self.thresholds = Thresholds(given.confirm_below if confirm_below is None else confirm_below,
+        # the doubt model decides the flags where the models ship one; interpret's rules keep their
+        # own threshold then (its flags still steer the steps after it: ``vision.phantoms``)
+        self.doubt: DoubtModel | None = doubt_model_of(config)
+        self.flag_below = (self.doubt.flag_below if self.doubt else given.confirm_below) \
+            if confirm_below is None else confirm_below
+        self.thresholds = Thresholds(given.confirm_below if confirm_below is None or self.doubt else confirm_below,
                                      given.lone_index_score if lone_index_score is None else lone_index_score,
                                      given.unread_card_score if unread_card_score is None else unread_card_score)
         # A closer pass for indices helps a detector that misses small ones; models.json may
@@ -163,6 +174,15 @@ class Recognizer:
         (``vision.amend``)."""
         return amend(result, reads.indices, reads.cards, photo.scale, self.settings, self.index_reader(photo))
 
+    def read_again(self, result: Recognition, photo: Photo) -> Recognition:
+        """``result`` with each card's index read a second time (``vision.second_reading``)."""
+        return read_again(self.classifier.run, photo.pixels, photo.scale, result, self.crop_size, self.crop_margin)
+
+    def weigh(self, result: Recognition) -> Recognition:
+        """``result`` with each card's chance of being right and the flags the doubt model gives
+        (unchanged for models without one)."""
+        return result if self.doubt is None else weigh(result, self.doubt, self.flag_below)
+
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels
         detections, infer_ms, post_ms = self.detect(pixels)
@@ -173,13 +193,22 @@ class Recognizer:
         if self.look_again:
             reads = self.second_look(pixels, reads)
         t2 = time.perf_counter()
-        result = self.amend(self.table(self.cards(reads), reads, photo, name), reads, photo)
+        result = self.weigh(self.read_again(self.amend(self.table(self.cards(reads), reads, photo, name), reads, photo),
+                                            photo))
         t3 = time.perf_counter()
         # "infer": letterbox, crops and model runs (and the suppressed boxes given back); "second_look":
         # the cards read again (part of neither); "post": NMS and everything after the models.
         ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "second_look": (t2 - t1) * 1000,
               "post": post_ms + (t3 - t2) * 1000}
         return replace(result, ms=ms, looked_again=reads.looked_again)
+
+
+def flag_threshold(models: str | os.PathLike | None = None) -> float:
+    """The chance under which the models ``models_dir(models)`` find flag a card for the player:
+    their doubt model's threshold, else (models without one) interpret's ``confirm_below``."""
+    config = load_models_config(models_dir(models))
+    doubt = doubt_model_of(config)
+    return doubt.flag_below if doubt else from_models_json(config).interpret.confirm_below
 
 
 def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from vision.evidence import Evidence
 from vision.notices import Notice, text_of
 
 
@@ -26,8 +27,11 @@ Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in photo pixels
 
 @dataclass(frozen=True)
 class RecognizedCard:
-    """One card read from the photo. ``confirm``: the player should check it (read with low
-    confidence, seen twice, or its corners disagree); ``runner_up`` is the next best reading."""
+    """One card read from the photo. ``confidence``: the chance that the card is right (the doubt
+    model's calibrated probability, ``vision.doubt``, where the models have one); ``confirm``: the
+    player should check it (less likely right than the models' threshold, or seen twice);
+    ``runner_up`` is the next best reading; ``evidence`` what the chance was weighed from (None: a
+    card the player named)."""
 
     card: str
     confidence: float
@@ -35,6 +39,7 @@ class RecognizedCard:
     confirm: bool = False
     runner_up: str | None = None
     runner_up_confidence: float = 0.0
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
 
     def as_json(self) -> dict:
         data = {"card": self.card, "confidence": round(self.confidence, 4),

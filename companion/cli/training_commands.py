@@ -56,6 +56,9 @@ def register(subparsers) -> None:
                        help="replay stage N alone, from the checkpoint that stage started from (git history)")
     train.add_argument("--from-stage", type=_positive, default=None, metavar="N",
                        help="replay stages N.. (stage N from its recorded start, the rest from the one before)")
+    train.add_argument("--doubt", action="store_true",
+                       help="the recipe's doubt stage alone: fit the doubt model (how likely each card is right, "
+                            "which to flag) to the models in --out (default models/) and write it into their models.json")
     train.add_argument("--tiny", action="store_true",
                        help="replay the stages on a few images each, one epoch (checks the wiring, in minutes)")
     train.add_argument("--out", type=Path, default=None,
@@ -160,8 +163,8 @@ def _train(args) -> int:
     _training_runs_here()
     if not (args.quick or args.resume_from or args.only or args.real):
         return _replay(args)
-    if args.recipe or args.stage or args.from_stage or args.tiny:
-        raise CliError("--recipe, --stage, --from-stage and --tiny replay a recipe: leave out --quick, "
+    if args.recipe or args.stage or args.from_stage or args.tiny or args.doubt:
+        raise CliError("--recipe, --stage, --from-stage, --tiny and --doubt replay a recipe: leave out --quick, "
                        "--resume-from, --only and --real")
     return _pipeline(args)
 
@@ -179,6 +182,8 @@ def _replay(args) -> int:
         if value is not None:
             raise CliError(f"{flag} is not a recipe's: its stages say their epochs, data and threads")
     chosen = recipes.load_recipe(args.recipe or recipes.CURRENT)
+    if args.doubt:
+        return _doubt_stage(args, chosen)
     count = len(chosen.stages)
     first = args.stage or args.from_stage or 1
     chosen.index_of(first)  # a stage the recipe lacks: one line
@@ -191,6 +196,26 @@ def _replay(args) -> int:
 
     done = recipes.replay(chosen, work, out, stages, recipes.TINY if args.tiny else recipes.FULL, log=log)
     print(f"recipe {chosen.name}: stages {', '.join(done.outputs)} replayed; models and provenance in {out}")
+    return 0
+
+
+def _doubt_stage(args, chosen) -> int:
+    """``crib train [--recipe NAME] --doubt [--out MODELS] [--tiny]``: the recipe's doubt stage alone."""
+    import sys
+
+    from vision.model_config import load_models_config
+    from vision.train import recipe as recipes
+
+    if args.stage or args.from_stage:
+        raise CliError("--doubt is the recipe's last stage alone: leave out --stage and --from-stage")
+    if chosen.doubt is None:
+        raise CliError(f"recipe {chosen.name} has no [doubt] stage")
+    out = args.out or Path("models")
+    load_models_config(out)  # a folder without models.json: one line
+    work = args.work or Path("build/recipes") / (chosen.name + "-doubt" + ("-tiny" if args.tiny else ""))
+    table = recipes.fit_doubt(chosen.doubt, out, work, recipes.TINY if args.tiny else recipes.FULL,
+                              log=lambda message: print(message, file=sys.stderr, flush=True))
+    print(f"recipe {chosen.name}: doubt model fitted on {table} and written into {out / 'models.json'}")
     return 0
 
 

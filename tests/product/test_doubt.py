@@ -55,7 +55,7 @@ def test_a_suit_read_unsure_matters_only_where_the_suit_scores():
     as_hand = count_show(_recognition((Role.HAND, four_hearts), (Role.STARTER, ("9C",)), unsure={"9C": "9H"}))
     as_crib = count_show(_recognition((Role.CRIB, four_hearts), (Role.STARTER, ("9C",)), unsure={"9C": "9H"}))
     assert [d.message for d in doubts(as_hand)] == [
-        "check the starter 9C: read unsure (0.40, or 9H)",
+        "check the starter 9C: read as 9C, 40 % sure, or 9H",
         "hand 1 counts 6 with the starter 9C, 7 if it is 9H: confirm the starter 9C"]  # a fifteen, a flush of 4 or 5
     assert [d.message for d in doubts(as_crib)][1] == (
         "crib counts 2 with the starter 9C, 7 if it is 9H: confirm the starter 9C")  # a fifteen, then a flush of 5
@@ -71,7 +71,7 @@ def test_a_starter_read_unsure_is_flagged_with_every_count_it_changes():
                                     unsure={"2S": "3S"}))
     found = doubts(shown)
     assert [(d.kind, d.card) for d in found] == [(STARTER, "2S")] * 3
-    assert found[0].message == "check the starter 2S: read unsure (0.40, or 3S)" and found[0].group is None
+    assert found[0].message == "check the starter 2S: read as 2S, 40 % sure, or 3S" and found[0].group is None
     assert (found[0].unsure, found[0].alternative, found[0].unread) == (True, "3S", 0)
     assert [(d.group, d.total, d.alternative, d.alternative_total) for d in found[1:]] == [
         ("hand 1", 7, "3S", 8), ("crib", 2, "3S", 4)]  # a pair of 2s; with the 3S two fifteens

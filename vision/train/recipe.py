@@ -7,6 +7,9 @@ threads. ``replay`` runs stages in order, each from the output of the stage it c
 (or its own ``start`` when it comes after none, or when it is replayed alone), and writes the
 models with a ``provenance`` block in models.json (recipe, stages, git commit, seeds, arguments)
 and the recipe's ``[calibration]`` (the thresholds measured for the version, vision.config).
+A recipe's ``[doubt]`` is its last stage: the doubt model (``vision.doubt``) fitted to the models
+the replay wrote, on the evidence they give on real train photos and rendered scenes
+(``vision.train.doubt``), written into models.json with its threshold (``fit_doubt``).
 
 ``Scale.TINY`` runs the same stages on a few images (the test's replay): it checks the wiring,
 not the result.
@@ -98,6 +101,20 @@ class Stage:
 
 
 @dataclass(frozen=True)
+class DoubtFit:
+    """The doubt stage: evidence from ``scenes`` rendered scenes (``seed`` on, ``mix``) and every
+    ``real_every``-th real train photo, the threshold for ``risk``; ``evidence``: the table the
+    shipped fit read (committed; a replay collects its own)."""
+
+    scenes: int = 600
+    seed: int = 8_600_000
+    mix: str = "v4"
+    real_every: int = 1
+    risk: float = 0.0005
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
 class Recipe:
     name: str
     version: str
@@ -107,6 +124,7 @@ class Recipe:
     # models.json's calibration block for the version (vision.config names; "measured" points at
     # the tuning log): a replay writes it, so the models it makes are read as the shipped ones.
     calibration: dict = field(default_factory=dict)
+    doubt: DoubtFit | None = None
 
     def index_of(self, number: int) -> int:
         if not 1 <= number <= len(self.stages):
@@ -208,8 +226,14 @@ def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = (
         if stage.after is not None and (stage.after not in names[:names.index(stage.name)]):
             raise RecipeError(f"{name} stage {stage.name}: after {stage.after!r} is not an earlier stage")
     try:
+        doubt = DoubtFit(**raw["doubt"]) if "doubt" in raw else None
+    except TypeError as exc:
+        raise RecipeError(f"{name} [doubt]: {str(exc).split('__init__() ')[-1]}") from None
+    if doubt is not None and (doubt.scenes < 0 or doubt.real_every < 1 or not 0 < doubt.risk < 1):
+        raise RecipeError(f"{name} [doubt]: scenes >= 0, real_every >= 1 and 0 < risk < 1")
+    try:
         recipe = Recipe(raw["name"], str(raw["version"]), tuple(stages), raw["detector_from"], raw["reader_from"],
-                        dict(raw.get("calibration", {})))
+                        dict(raw.get("calibration", {})), doubt)
     except KeyError as exc:
         raise RecipeError(f"{name}: missing {exc.args[0]}") from None
     _check_calibration(recipe.calibration, name)
@@ -549,7 +573,30 @@ def replay(recipe: Recipe, work: Path, out: Path | None, stages: list[int] | Non
         log(f"stage {stage.name} done in {done.seconds[stage.name]:.0f} s: {output}")
     if out is not None:
         write_models(done, Path(out), work, scale)
+        if recipe.doubt is not None:
+            fit_doubt(recipe.doubt, Path(out), work, scale, log)
     return done
+
+
+def fit_doubt(doubt: DoubtFit, models: Path, work: Path, scale: Scale = FULL, log=print) -> Path:
+    """The doubt stage: the evidence the models in ``models`` give (every ``real_every``-th real
+    train photo, ``scenes`` rendered scenes; ``scale`` bounds both), the model fitted on it and
+    written into their models.json. Returns the evidence table (under ``work``)."""
+    from vision.pipeline import Recognizer
+    from vision.train import doubt as fitting
+
+    recognizer = Recognizer(models, backend="onnxruntime")
+    log(f"doubt: collecting evidence (every {doubt.real_every}. real train photo, {scale.count(doubt.scenes)} scenes)")
+    rows = fitting.collect_real(recognizer, "train", doubt.real_every, scale.real_photos, log=log)
+    rows += fitting.collect_rendered(recognizer, scale.count(doubt.scenes), doubt.seed, doubt.mix, log=log)
+    table = Path(work) / "doubt_evidence.csv"
+    fitting.write_evidence(rows, table)
+    model = fitting.fit(rows, doubt.risk, {"evidence": str(table), "evidence_sha256": fitting.evidence_digest(table),
+                                           "cards": len(rows), "folds": fitting.FOLDS, "C": fitting.C,
+                                           "git_commit": git_commit()})
+    fitting.write_into(models, model)
+    log(fitting.summary(rows, model))
+    return table
 
 
 def provenance(done: Replay, scale: Scale) -> dict:

@@ -1,0 +1,152 @@
+"""The last step: how likely each named card is right, and which the player should confirm.
+
+One calibrated probability per card, from the evidence the pipeline gathered on it
+(``vision.evidence``): a logistic regression over a few features of that evidence, fitted on real
+train photos and rendered scenes (``vision.train.doubt``), shipped with its threshold in models.json
+(``"doubt"``). A card is flagged when that probability is under the threshold, or when its code is
+named twice (one deck holds each card once). Each flag says why in a player's words: the feature
+that pulls the card's probability down the most (``Code.DOUBTFUL``). Models without a ``"doubt"``
+block keep the flags interpret's rules gave.
+
+Standard library only at run time: the model is a dot product.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from vision.evidence import Evidence
+from vision.notices import DOUBT_WHY, Code, Notice
+from vision.results import Recognition, RecognizedCard
+
+_EPS = 1e-4
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, _EPS), 1.0 - _EPS)
+    return math.log(p / (1.0 - p))
+
+
+# Each feature: how it is computed from a card's evidence. The order is the model's.
+FEATURES = {
+    "reader_logit": lambda e: _logit(e.reader),
+    "runner_up_logit": lambda e: _logit(e.runner_up),
+    "index_score_logit": lambda e: _logit(e.index_score),
+    "card_score": lambda e: e.card_score,
+    "no_card_box": lambda e: float(e.card_score <= 0.0),
+    "one_corner": lambda e: float(e.corners < 2),
+    "disputed": lambda e: float(e.disputed),
+    "second_look": lambda e: float(e.second_look),
+    "column": lambda e: float(e.column),
+    "log_index_px": lambda e: math.log(max(e.index_px, 1.0)),
+    "again_logit": lambda e: _logit(e.again if e.again >= 0 else e.reader),
+    "red_ink_on_black": lambda e: max(e.ink_red, 0.0) if not e.red_suit else 0.0,
+    "black_ink_on_red": lambda e: 1.0 - max(e.ink_red, 0.0) if e.red_suit else 0.0,
+    "log_sharpness": lambda e: math.log(max(e.sharpness, 1e-3)),
+}
+
+class DoubtModelError(ValueError):
+    """models.json's ``"doubt"`` block cannot be read (one line, names what is wrong)."""
+
+
+def features_of(evidence: Evidence) -> list[float]:
+    return [f(evidence) for f in FEATURES.values()]
+
+
+@dataclass(frozen=True)
+class DoubtModel:
+    """A logistic regression on standardised features: P(right) = sigmoid(intercept +
+    sum(coefficient * (feature - mean) / scale)). ``flag_below``: the threshold chosen for
+    ``risk``; ``provenance``: how and on what it was fitted."""
+
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    coefficients: tuple[float, ...]
+    intercept: float
+    flag_below: float
+    risk: str = ""
+    provenance: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.features)
+        if not n or any(len(v) != n for v in (self.mean, self.scale, self.coefficients)):
+            raise DoubtModelError("doubt: features, mean, scale and coefficients must be lists of one length")
+        unknown = [name for name in self.features if name not in FEATURES or name not in DOUBT_WHY]
+        if unknown:
+            raise DoubtModelError(f"doubt: unknown feature {unknown[0]!r} (known: {', '.join(FEATURES)})")
+        if not 0.0 <= self.flag_below <= 1.0:
+            raise DoubtModelError(f"doubt: flag_below must be between 0 and 1, got {self.flag_below}")
+        if any(s <= 0 for s in self.scale):
+            raise DoubtModelError("doubt: every scale must be positive")
+
+    @classmethod
+    def from_json(cls, block: dict) -> "DoubtModel":
+        try:
+            return cls(tuple(block["features"]), tuple(map(float, block["mean"])), tuple(map(float, block["scale"])),
+                       tuple(map(float, block["coefficients"])), float(block["intercept"]),
+                       float(block["flag_below"]), str(block.get("risk", "")), dict(block.get("provenance", {})))
+        except KeyError as exc:
+            raise DoubtModelError(f"doubt: missing {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, DoubtModelError):
+                raise
+            raise DoubtModelError(f"doubt: {exc}") from None
+
+    def as_json(self) -> dict:
+        return {"model": "logistic", "features": list(self.features), "mean": list(self.mean),
+                "scale": list(self.scale), "coefficients": list(self.coefficients), "intercept": self.intercept,
+                "flag_below": self.flag_below, "risk": self.risk, "provenance": self.provenance}
+
+    def terms(self, evidence: Evidence) -> list[float]:
+        """Each feature's pull on the log-odds, against a typical card (the fitting data's mean)."""
+        return [c * (FEATURES[name](evidence) - m) / s
+                for name, m, s, c in zip(self.features, self.mean, self.scale, self.coefficients)]
+
+    def probability(self, evidence: Evidence) -> float:
+        z = self.intercept + sum(self.terms(evidence))
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+    def why(self, evidence: Evidence) -> str:
+        """The feature that pulls the probability down the most (a ``notices.DOUBT_WHY`` key)."""
+        terms = self.terms(evidence)
+        return self.features[min(range(len(terms)), key=terms.__getitem__)]
+
+
+def doubt_model_of(models_config: dict) -> DoubtModel | None:
+    """The doubt model models.json ships (None: the models have none)."""
+    block = models_config.get("doubt")
+    return None if block is None else DoubtModel.from_json(block)
+
+
+# Notices about one card's reading that the doubt model's own notice replaces.
+_READING_NOTICES = frozenset({Code.LOW_CONFIDENCE, Code.ONE_CORNER, Code.DISPUTED_CORNERS, Code.COLUMN_CARD})
+
+
+def weigh(recognition: Recognition, model: DoubtModel, flag_below: float | None = None) -> Recognition:
+    """``recognition`` with each card's confidence the model's probability that it is right, and
+    flagged when under ``flag_below`` (default: the model's) or named twice; the reading notices of
+    the cards weighed replaced by one ``Code.DOUBTFUL`` per flagged card."""
+    threshold = model.flag_below if flag_below is None else flag_below
+    counts = Counter(c.card for c in recognition.cards)
+    cards: list[RecognizedCard] = []
+    said: list[Notice] = []
+    weighed: set[str] = set()
+    for card in recognition.cards:
+        if card.evidence is None:
+            cards.append(card)
+            continue
+        weighed.add(card.card)
+        p = model.probability(card.evidence)
+        # the rest of the chance shared as the reader shares it beyond its first reading
+        runner_p = (1.0 - p) * min(1.0, card.evidence.runner_up / max(1.0 - card.evidence.reader, _EPS)) \
+            if card.runner_up else 0.0
+        confirm = p < threshold or counts[card.card] > 1
+        cards.append(replace(card, confidence=p, confirm=confirm, runner_up_confidence=runner_p))
+        if p < threshold and counts[card.card] == 1:
+            said.append(Notice(Code.DOUBTFUL, (card.card, p, card.runner_up, model.why(card.evidence))))
+    kept = tuple(n for n in recognition.warnings
+                 if not (isinstance(n, Notice) and n.code in _READING_NOTICES and n.args and n.args[0] in weighed))
+    return replace(recognition, cards=tuple(cards), warnings=kept + tuple(said))
