@@ -80,7 +80,7 @@ def turn_line(view) -> str:
 
 
 def offer_line(view, offer: dict, items: Sequence[dict] | None = None) -> str:
-    """ "Muggins: 2 missed by Ben (hand) - fifteen 7+8" with the items that may have been missed."""
+    """ "Muggins: 2 missed by Ben (hand) - fifteen 7♣+8♦" with the items that may have been missed."""
     who = view.players[offer["seat"]]
     callers = " or ".join(view.players[s] for s in offer["callers"])
     text = f"Muggins: {offer['points']} missed by {who} ({offer['kind']})"
@@ -107,8 +107,8 @@ def missed_items(items: Sequence[dict], missed: int) -> list[dict]:
 
 def item_words(item: dict) -> str:
     cards = item["cards"]
-    if item["kind"] == "fifteen":
-        return "fifteen " + "+".join(card_text(c)[:-1] for c in cards)
+    if item["kind"] == "fifteen":  # with suits: the four fifteens of 5 5 5 J are four different ones
+        return "fifteen " + "+".join(card_text(c) for c in cards)
     return f"{item['kind']} " + " ".join(card_text(c) for c in cards)
 
 

@@ -14,6 +14,8 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
 ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
+# The longest show there is, with the starter 5♦: a 29 hand (15 combinations) and a 24 crib (10)
+HAND_29, CRIB_24, STARTER_29 = ["5H", "5C", "5S", "JD"], ["4C", "4H", "6C", "6H"], "5D"
 # The sizes a player holds: a 10" tablet either way up, and a phone (in density-independent pixels).
 SIZES = {"landscape": (1280, 800), "portrait": (800, 1280), "phone": (720, 1280)}
 
@@ -34,6 +36,7 @@ class Walk:
             self.start()
             self.play()
             self.show()
+            self.points()
             self.rest()
             self.game_over()
         finally:
@@ -134,6 +137,40 @@ class Walk:
             self.claim_the_count(show)
         show.tap_item(0)
         self.at("show", lambda: [show.ids.next_deal])
+
+    def points(self) -> None:
+        """A deal pegged by points (each player's keypad), then the longest show there is: the
+        pone's hand typed, the dealer's 29 picked on the show screen, and a 24 crib."""
+        h = self.h
+        h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer=0, pegging="points")
+        h.wait()
+        h.companion.act("discard", [CRIB_24[:2], CRIB_24[2:]])
+        h.companion.act("cut", STARTER_29)
+        h.wait()
+        h.app.go("pegging")
+        pegging = h.screen("pegging")
+        for seat, key in ((1, 2), (0, "go"), (1, 3), (0, "31")):
+            h.tap(pegging.point_buttons[(seat, key)])
+            h.wait()
+        self.at("pegging-points", lambda: [pegging.point_buttons[(1, 12)], pegging.ids.play_over_photo])
+        h.tap(pegging.ids.play_over_type)
+        h.wait(lambda: h.current == "show")
+        h.companion.act("show", ["AS", "2S", "3C", "KD"])  # Ben's hand, typed
+        h.wait()
+        show = h.screen("show")
+        h.tap(show.ids.pick)
+        h.wait(lambda: h.popup() is not None)
+        picker = h.popup()
+        for card in HAND_29:
+            h.tap(picker.buttons[card])
+        h.tap(picker.done_button)
+        h.wait(lambda: h.popup() is None and show.total == 29)
+        self.at("show-29", lambda: [show.ids.accept])
+        h.tap(show.ids.accept)
+        h.wait(lambda: show.total == 24)
+        self.at("show-crib-24", lambda: [show.ids.accept])
+        h.tap(show.ids.accept)
+        h.wait()
 
     def claim_the_count(self, show) -> None:
         """The count on the show screen claimed as the cards are worth, on its keypad."""

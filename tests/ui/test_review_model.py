@@ -60,4 +60,4 @@ def test_the_missed_items_named_for_muggins():
     assert present.missed_items(items, 2) == [items[1]]   # the one counted last
     assert present.missed_items(items, 5) == [items[1], items[2]]
     assert present.missed_items(items, 1) == []
-    assert present.item_words(items[0]) == "fifteen 7+8"
+    assert present.item_words(items[0]) == "fifteen 7♥+8♠"  # with suits: 5 5 5 J has four fifteens 5+J

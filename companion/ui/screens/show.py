@@ -38,6 +38,7 @@ class ShowScreen(CribScreen):
     count_first = BooleanProperty(True)   # the count shown before the claim (else only after it)
     step = StringProperty("")             # the next step, in words, beside the keypad
     pick_text = StringProperty("Pick the crib")  # the cards of the next count picked by hand
+    more_text = StringProperty("")        # said under the combinations when they do not all show
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -50,6 +51,28 @@ class ShowScreen(CribScreen):
         self.typed: list[str] | None = None     # cards picked by hand when there is no photo
         self.revealed: int | None = None        # the entry of the count shown after its claim
         self.counted = 0                        # counts of the deal shown so far (fewer: one was undone)
+
+    def on_kv_post(self, base_widget) -> None:
+        self.bind(size=self._arrange, has_photo=self._arrange)
+        self._arrange()
+
+    def _arrange(self, *_args) -> None:
+        """Held wide, the log and the photo are a column beside the count; held tall, above it (the
+        photo then 40 % of the height, the log alone what it needs). The photo takes its column's
+        room when there is one, else held wide the space below the log does (the log stays at the
+        top); the cards shown large before a claim take the combinations' room. What takes no
+        room has no height (a size hint switched off keeps the height it had)."""
+        wide = self.width > self.height
+        side = self.ids.side
+        side.size_hint_y = 1 if wide else 0.4 if self.has_photo else None
+        if side.size_hint_y is None:
+            side.height = side.minimum_height
+        faces = bool(self.ids.faces.children)
+        for widget, grows in ((self.ids.photo, self.has_photo), (self.ids.spacer, wide and not self.has_photo),
+                              (self.ids.faces, faces), (self.ids.scroller, not faces)):
+            widget.size_hint_y = 1 if grows else None
+            if not grows:
+                widget.height = 0
 
     def show(self) -> None:
         self._say = speaker() if self.companion.settings.sound else None
@@ -223,15 +246,29 @@ class ShowScreen(CribScreen):
         self.items, self.total = list(items), total
         shown = self.count_first if shown is None else shown
         self.spoken = spoken.capitalize() if spoken and shown else ""
-        self.total_line = "" if total is None or not shown else f"= {total}"
+        self.total_line = "" if total is None or not shown else str(total)
+        shown_items = self.items if shown else ()
+        self.more_text = f"{len(shown_items)} combinations: scroll the list for all of them"
+        self._faces([] if shown or not cards else [*cards, self.companion.view.starter])
         box = self.ids.breakdown
         box.clear_widgets()
-        for i, item in enumerate(self.items if shown else ()):
+        for i, item in enumerate(shown_items):
             button = Factory.BigButton(text=present.item_line(item), font_name=T.CARD_FONT, height=dp(52))
             button.bind(on_release=lambda _b, i=i: self.tap_item(i))
             box.add_widget(button)
         self.highlight = set()
         self._boxes()
+
+    def _faces(self, cards) -> None:
+        """The cards to count, large (the last is the starter), while the count waits for the claim."""
+        box = self.ids.faces
+        box.clear_widgets()
+        for number, code in enumerate(c for c in cards if c):
+            face = Factory.CardFace(text=T.card_text(code), color=T.SUIT_COLOURS[code[-1]])
+            if number == 4:  # the starter, set apart
+                box.add_widget(Factory.Widget(size_hint_x=0.3))
+            box.add_widget(face)
+        self._arrange()
 
     def tap_item(self, index: int) -> None:
         cards = set(self.items[index]["cards"])
@@ -371,7 +408,7 @@ class ShowScreen(CribScreen):
     def speak(self) -> None:
         if self._say and self.spoken:
             try:
-                self._say(f"{self.spoken}. {self.total_line.strip('= ')}")
+                self._say(self.spoken)  # the spoken count ends with its total
             except OSError as exc:
                 self.app.show_error(f"Speaking failed ({exc}): turn sound off in Settings.")
 
