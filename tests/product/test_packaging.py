@@ -98,7 +98,9 @@ def installed(built) -> dict[str, Path]:
 def _run_installed(installed, code: str, **extra_env) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
            if k not in ("CRIB_MODELS", "CRIB_DATA_DIR", "XDG_DATA_HOME", "DISPLAY", "WAYLAND_DISPLAY",
-                        "SDL_VIDEODRIVER", "KIVY_HOME", "PYTHONPATH")}
+                        "SDL_VIDEODRIVER", "KIVY_HOME", "PYTHONPATH",
+                        # a new user's shell has none of these (tests/ui's conftest sets the log mode)
+                        "KIVY_LOG_MODE", "KIVY_NO_CONSOLELOG", "KIVY_NO_ARGS", "KIVY_NO_FILELOG")}
     env.update({"PYTHONPATH": str(installed["site"]), "HOME": str(installed["home"]), **extra_env})
     preamble = ("import sys, companion, vision\n"
                 f"assert companion.__file__.startswith({str(installed['site'])!r}), companion.__file__\n"

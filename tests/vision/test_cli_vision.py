@@ -96,7 +96,8 @@ def test_show_text_has_breakdown_spoken_count_and_claims(scenes, capsys):
     assert "one for his nob is twenty-nine" in out
     assert "claimed 28 of 29" in out and "1 missed" in out
     status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "29", "--json")
-    assert json.loads(out)["hands"][0]["claim"] == {"claimed": 29, "entitled": 29, "muggins": 0, "overclaim": 0}
+    assert json.loads(out)["hands"][0]["claim"] == {"claimed": 29, "entitled": 29, "muggins": 0, "overclaim": 0,
+                                                    "pegged": 29}
     status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "31", "--json")  # no hand scores 31
     assert status == 2 and err.strip() == "crib show: error: --claim: 31 is impossible: no hand counts more than 29"
     status, out, err = _run(capsys, "show", photo, "--models", models, "--claim", "28", "12")
