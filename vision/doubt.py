@@ -29,7 +29,8 @@ def _logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-# Each feature: how it is computed from a card's evidence. The order is the model's.
+# Each feature: how it is computed from a card's evidence (None: not measured, as for a card the
+# second reading could not crop; it then pulls neither way). The order is the model's.
 FEATURES = {
     "reader_logit": lambda e: _logit(e.reader),
     "runner_up_logit": lambda e: _logit(e.runner_up),
@@ -41,10 +42,10 @@ FEATURES = {
     "second_look": lambda e: float(e.second_look),
     "column": lambda e: float(e.column),
     "log_index_px": lambda e: math.log(max(e.index_px, 1.0)),
-    "again_logit": lambda e: _logit(e.again if e.again >= 0 else e.reader),
-    "red_ink_on_black": lambda e: max(e.ink_red, 0.0) if not e.red_suit else 0.0,
-    "black_ink_on_red": lambda e: 1.0 - max(e.ink_red, 0.0) if e.red_suit else 0.0,
-    "log_sharpness": lambda e: math.log(max(e.sharpness, 1e-3)),
+    "again_logit": lambda e: _logit(e.again) if e.again >= 0 else None,
+    "red_ink_on_black": lambda e: e.ink_red if e.ink_red >= 0 and not e.red_suit else 0.0,  # -1: no colour
+    "black_ink_on_red": lambda e: 1.0 - e.ink_red if e.ink_red >= 0 and e.red_suit else 0.0,
+    "log_sharpness": lambda e: math.log(max(e.sharpness, 1e-3)) if e.sharpness >= 0 else None,
 }
 
 class DoubtModelError(ValueError):
@@ -52,7 +53,8 @@ class DoubtModelError(ValueError):
 
 
 def features_of(evidence: Evidence) -> list[float]:
-    return [f(evidence) for f in FEATURES.values()]
+    """The features of ``evidence`` in FEATURES' order (NaN where not measured)."""
+    return [math.nan if (v := f(evidence)) is None else v for f in FEATURES.values()]
 
 
 @dataclass(frozen=True)
@@ -102,8 +104,9 @@ class DoubtModel:
 
     def terms(self, evidence: Evidence) -> list[float]:
         """Each feature's pull on the log-odds, against a typical card (the fitting data's mean)."""
-        return [c * (FEATURES[name](evidence) - m) / s
-                for name, m, s, c in zip(self.features, self.mean, self.scale, self.coefficients)]
+        values = [FEATURES[name](evidence) for name in self.features]
+        return [0.0 if v is None else c * (v - m) / s
+                for v, m, s, c in zip(values, self.mean, self.scale, self.coefficients)]
 
     def probability(self, evidence: Evidence) -> float:
         z = self.intercept + sum(self.terms(evidence))

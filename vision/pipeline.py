@@ -175,7 +175,10 @@ class Recognizer:
         return amend(result, reads.indices, reads.cards, photo.scale, self.settings, self.index_reader(photo))
 
     def read_again(self, result: Recognition, photo: Photo) -> Recognition:
-        """``result`` with each card's index read a second time (``vision.second_reading``)."""
+        """``result`` with each card's index read a second time (``vision.second_reading``); only the
+        doubt model weighs that evidence, so models without one skip it."""
+        if self.doubt is None:
+            return result
         return read_again(self.classifier.run, photo.pixels, photo.scale, result, self.crop_size, self.crop_margin)
 
     def weigh(self, result: Recognition) -> Recognition:

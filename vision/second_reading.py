@@ -1,6 +1,7 @@
 """A second reading of each named card's best index, as evidence for ``vision.doubt``: the reader
 again on the index turned half round and cut wider (``again``), and the colour of its ink
-(``ink_red``: a red suit prints red, a black one black)."""
+(``ink_red``: a red suit prints red, a black one black; not measured on a black-and-white photo),
+and how sharp the index is."""
 
 from __future__ import annotations
 
@@ -21,6 +22,16 @@ AGAIN_MARGIN = 1.3  # the wider crop, times the reader's own margin
 RED_HUE = (10, 160)  # OpenCV hues (0-180) at or under the first, or at or over the second, are red
 INK_SATURATION = 90  # a red ink pixel is at least this saturated (0-255)
 INK_DARKER = 0.7  # a pixel darker than this share of the index's bright ground is ink
+
+
+COLOUR_SATURATION = 40  # a photo whose most saturated pixels (99th percentile) are under this has no colour
+
+
+def has_colour(pixels_bgr: np.ndarray) -> bool:
+    """Whether the photo holds colour at all (a black-and-white photo's red suits print grey)."""
+    small = pixels_bgr[::max(1, pixels_bgr.shape[0] // 96), ::max(1, pixels_bgr.shape[1] // 96)]
+    saturation = cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_BGR2HSV)[..., 1]
+    return float(np.percentile(saturation, 99)) >= COLOUR_SATURATION
 
 
 def ink_red_share(pixels_bgr: np.ndarray, box) -> float:
@@ -54,12 +65,13 @@ def read_again(run_classifier: RunClassifier, pixels_bgr: np.ndarray, scale: flo
     if not rows:
         return recognition
     crops, reds, sharp = [], [], []
+    colour = has_colour(pixels_bgr)
     for i in rows:
         box = np.asarray(recognition.cards[i].evidence.index_box, np.float64) / scale
         crop = crop_square(pixels_bgr, box, size, margin)
         crops.append(np.ascontiguousarray(crop[::-1, ::-1]))  # half round
         crops.append(crop_square(pixels_bgr, box, size, margin * AGAIN_MARGIN))
-        reds.append(ink_red_share(pixels_bgr, box))
+        reds.append(ink_red_share(pixels_bgr, box) if colour else -1.0)
         sharp.append(sharpness(crop))
     probs = softmax(np.asarray(run_classifier(crops_to_tensor(crops)), np.float32)).reshape(len(rows), 2, -1)
     cards = list(recognition.cards)

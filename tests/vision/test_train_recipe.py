@@ -99,7 +99,7 @@ def test_help_with_a_recipe_lists_its_stages(capsys):
     (("--stage", "11"), "recipe v10 has stages 1-10, not 11"),
     (("--stage", "2", "--from-stage", "3"), "--stage and --from-stage go apart"),
     (("--epochs", "2"), "--epochs is not a recipe's"),
-    (("--quick", "--recipe", "v9"), "--recipe, --stage, --from-stage and --tiny replay a recipe"),
+    (("--quick", "--recipe", "v9"), "--recipe, --stage, --from-stage, --tiny and --doubt replay a recipe"),
 ])
 def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
     work = tmp_path / "work"
@@ -225,6 +225,7 @@ def test_v10_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_pa
     assert provenance["seeds"]["reader-s13"] == [20, 21, 22] and provenance["git_commit"]
     shipped = json.loads((recipes.REPO / "models" / "models.json").read_text())
     assert config["calibration"] == shipped["calibration"] == V10.calibration  # read as the shipped v10
+    assert config["doubt"] == shipped["doubt"]  # the tiny replay refits the committed evidence
     size = config["detector"]["imgsz"]
     raw = OnnxModel(out / "detector.onnx", "onnxruntime").run(np.zeros((1, 3, size, size), np.float32))
     assert raw.shape[:2] == (1, 6)
@@ -277,3 +278,22 @@ def test_a_reader_stage_cut_at_a_detector_s_boxes_replays_at_a_tiny_scale(tmp_pa
     assert data["real_at_boxes_of"] == models and data["crops"][0]["boxes"] == "detector"
     logits = OnnxModel(done.outputs["r"], "onnxruntime").run(np.zeros((1, 3, 80, 80), np.float32))
     assert logits.shape == (1, 52)
+
+
+def test_the_doubt_stage_alone_refits_into_a_models_folder(tmp_path, capsys):
+    import shutil
+
+    pytest.importorskip("sklearn")
+    models = tmp_path / "models"
+    shutil.copytree(recipes.REPO / "models", models)
+    config = json.loads((models / "models.json").read_text())
+    shipped = config.pop("doubt")
+    (models / "models.json").write_text(json.dumps(config))
+    assert main(["train", "--doubt", "--tiny", "--out", str(models), "--work", str(tmp_path / "work")]) == 0
+    assert json.loads((models / "models.json").read_text())["doubt"] == shipped
+    assert "doubt model fitted" in capsys.readouterr().out
+    assert main(["train", "--doubt", "--stage", "3"]) == 2
+    assert capsys.readouterr().err == ("crib train: error: --doubt is the recipe's last stage alone: "
+                                       "leave out --stage and --from-stage\n")
+    assert main(["train", "--doubt", "--out", str(tmp_path / "nowhere")]) == 2
+    assert "models.json" in capsys.readouterr().err

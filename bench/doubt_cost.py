@@ -1,0 +1,77 @@
+"""What the doubt stages cost a photo: the shipped models against the same models with their
+``doubt`` block taken out (interpret's rules flag; no second reading), on the same real photos in
+one run, alternating which goes first. Prints each one's median ms per photo, the median of the
+per-photo differences and the ratio (issue 50's target: within 5 ms of the rules alone).
+
+    python bench/doubt_cost.py [--every 2] [--rounds 2] [--models DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+
+from vision.pipeline import Recognizer  # noqa: E402
+
+
+def without_doubt(models: Path, into: Path) -> Path:
+    """``models`` seen through ``into``: the same ONNX files, models.json less its doubt block."""
+    for name in os.listdir(models):
+        if name.endswith(".onnx"):
+            (into / name).symlink_to((models / name).resolve())
+    config = json.loads((models / "models.json").read_text())
+    if config.pop("doubt", None) is None:
+        raise SystemExit(f"{models}/models.json has no doubt block to compare against")
+    (into / "models.json").write_text(json.dumps(config))
+    return into
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=2, help="every Nth real validation photo (default 2)")
+    parser.add_argument("--rounds", type=int, default=2, help="times each photo is timed per side (default 2)")
+    parser.add_argument("--models", type=Path, default=ROOT / "models")
+    args = parser.parse_args()
+    from vision.train.real_cards import RealDataError
+    from vision.train.real_sets import real_photos_of
+
+    try:
+        photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards][:: args.every]
+    except RealDataError as exc:
+        print(f"doubt cost: no real photos here ({exc})")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        doubt, rules = Recognizer(args.models), Recognizer(without_doubt(args.models, Path(tmp)))
+        times = {"doubt": [], "rules": []}
+        diffs = []
+        for i, photo in enumerate(photos):
+            pixels = cv2.imread(str(photo.image))
+            order = (("doubt", doubt), ("rules", rules)) if i % 2 else (("rules", rules), ("doubt", doubt))
+            took = {}
+            for name, recognizer in order * args.rounds:
+                t = time.perf_counter()
+                recognizer.recognize(pixels, photo.name)
+                took.setdefault(name, []).append((time.perf_counter() - t) * 1000)
+            for name in took:
+                times[name].append(min(took[name]))
+            diffs.append(min(took["doubt"]) - min(took["rules"]))
+    d, r = statistics.median(times["doubt"]), statistics.median(times["rules"])
+    print(f"{len(photos)} real validation photos, best of {args.rounds} each: with the doubt model {d:.1f} ms, "
+          f"rules alone {r:.1f} ms per photo (median); per-photo difference {statistics.median(diffs):+.1f} ms "
+          f"(median), ratio {d / r:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
