@@ -3,7 +3,11 @@ offers, the log. Formatting only: the rules and the judging stay in the session.
 
 from __future__ import annotations
 
+import math
+
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -46,10 +50,27 @@ def board_of(words: str) -> str:
     return next((key for key, said in BOARD_WORDS.items() if said == words), words)
 
 
-def confidence_words(value: float) -> str:
+# The settings slider moves along the "nines" of the chance a card must reach to pass unasked:
+# 1 -> 90 %, 2 -> 99 %, 3 -> 99.9 % (the doubt model's thresholds sit near 99.7 %, where a
+# straight percent slider would leave no room to move).
+SLIDER_NINES = (math.log10(2), 4.0)  # 50 % .. 99.99 %
+
+
+def slider_of_threshold(threshold: float) -> float:
+    """The slider's place for a threshold (the chance under which a card is flagged)."""
+    low, high = SLIDER_NINES
+    return min(high, max(low, -math.log10(max(1.0 - float(threshold), 10 ** -high))))
+
+
+def threshold_of_slider(nines: float) -> float:
+    """The threshold at the slider's place, to four decimals (as it is saved)."""
+    return round(1.0 - 10 ** -float(nines), 4)
+
+
+def confidence_words(threshold: float) -> str:
     """The recognition threshold in a player's words."""
-    percent = round(float(value) * 100)
-    sure = "half" if percent == 50 else f"{percent} %"
+    percent = f"{float(threshold) * 100:.2f}".rstrip("0").rstrip(".")
+    sure = "half" if percent == "50" else f"{percent} %"
     return f"Ask me about cards I'm less than {sure} sure of"
 
 
@@ -157,3 +178,37 @@ _CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
 def with_suits(text: str) -> str:
     """The game's plain words with every card code (6S) said as the screens say cards (6♠)."""
     return _CARD_CODE.sub(lambda m: card_text(m.group(1)), text)
+
+
+# --- the drawn board: the LED board's own shape ------------------------------------------------------
+@dataclass(frozen=True)
+class BoardShape:
+    """Where the LED board's holes and lights are, in mm on the board (x to the right, y down),
+    from its wiring geometry (hardware/geometry): per track the start hole, holes 1..120 (4 rows
+    of 30, two laps out and back) and the game hole; the dealer's light and the games-won lights;
+    ``box``: the board's outline (x0, y0, x1, y1) with a rim."""
+
+    holes: tuple[tuple[tuple[float, float], ...], ...]   # [track][0..121]
+    dealer: tuple[tuple[float, float], ...]              # [track]
+    games: tuple[tuple[tuple[float, float], ...], ...]   # [track][game]
+    box: tuple[float, float, float, float]
+
+
+RIM_MM = 7.0
+
+
+@lru_cache(maxsize=None)
+def board_shape(tracks: int) -> BoardShape:
+    """The shape of the LED board with ``tracks`` tracks (two sides, or partners: 2-track; three
+    players: 3-track)."""
+    from hardware.geometry import Geometry
+
+    geometry = Geometry.load("3-track" if tracks >= 3 else "2-track")
+    at = geometry.positions
+    holes = tuple(tuple(at[led] for led in track) for track in geometry.hole_leds)
+    dealer = tuple(at[led] for led in geometry.dealer_leds)
+    games = tuple(tuple(at[led] for led in track) for track in geometry.game_leds)
+    points = [p for track in holes for p in track] + list(dealer) + [p for track in games for p in track]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    box = (min(xs) - RIM_MM, min(ys) - RIM_MM, max(xs) + RIM_MM, max(ys) + RIM_MM)
+    return BoardShape(holes, dealer, games, box)

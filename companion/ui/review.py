@@ -18,7 +18,7 @@ from companion.doubt import Doubt, doubts
 from companion.grouping import LAYOUT_CODES, trusted_groups
 from companion.photo import answered, count_recognition, name_unread
 from companion.ui.cardtext import card_text
-from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role
+from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role, percent_sure
 
 IGNORED = "not counted"
 
@@ -89,8 +89,7 @@ class Review:
         if about := self.doubts(index):
             return _doubt_text(card, about)
         if card.unsure and not card.confirmed:
-            also = f" (or {card_text(card.runner_up)}?)" if card.runner_up else ""
-            return f"{card_text(card.code)}{also} read unsure: tap to confirm or correct"
+            return f"{_read_as(card)}: tap to confirm or correct"
         return None
 
     def doubts(self, index: int) -> list[Doubt]:
@@ -194,19 +193,24 @@ def _role(label: str) -> Role:
     return Role(label.split()[0])
 
 
+def _read_as(card: ReviewCard) -> str:
+    """What recognition made of a flagged card, as its chance: "read as 10♣, 62 % sure, or 9♣"."""
+    also = f", or {card_text(card.runner_up)}" if card.runner_up else ""
+    return f"read as {card_text(card.code)}, {percent_sure(card.confidence)} sure{also}"
+
+
 def _doubt_text(card: ReviewCard, about: list[Doubt]) -> str:
-    """The card's flag, e.g. "10♣ (or 9♣?) read unsure: hand 1 counts 8 with it, 6 if it is 9♣: tap to
-    confirm or correct"."""
-    also = f" (or {card_text(card.runner_up)}?)" if card.unsure and card.runner_up else ""
+    """The card's flag, e.g. "read as 10♣, 62 % sure, or 9♣: hand 1 counts 8 with it, 6 if it is 9♣:
+    tap to confirm or correct"."""
     own = next((d for d in about if d.group is None), None)  # the starter's own doubt
     if own is None:
-        head = f"{card_text(card.code)}{also} read unsure"
+        head = _read_as(card) if card.unsure else f"{card_text(card.code)} read unsure"
     else:
-        why = [f"read unsure{also}"] if own.unsure else []
+        why = [_read_as(card)] if own.unsure else [card_text(card.code)]
         if own.unread:
             cards = "1 card was" if own.unread == 1 else f"{own.unread} cards were"
             why.append(f"chosen while {cards} unread (the starter may be one of them)")
-        head = f"Starter {card_text(card.code)} " + ", ".join(why)
+        head = "Starter " + (", " if own.unsure else " ").join(why)
     counts = [f"{d.group} counts {d.total} with it, {d.alternative_total} if it is {card_text(d.alternative)}"
               for d in about if d.group is not None]
     return ": ".join([head, *(["; ".join(counts)] if counts else []), "tap to confirm or correct"])

@@ -190,7 +190,7 @@ class Companion:
     # --- photos ---------------------------------------------------------------------------------
     def recognizer(self):
         chosen = self.settings.confirm_below  # None: the threshold the models were calibrated with
-        threshold = None if chosen is None else round(float(chosen), 2)
+        threshold = None if chosen is None else round(float(chosen), 4)
         if threshold not in self._recognizers:
             from vision import Recognizer
 

@@ -39,7 +39,7 @@ class Settings:
             "muggins": self.muggins is None or self.muggins in MUGGINS_MODES,
             "count_first": self.count_first is None or isinstance(self.count_first, bool),
             "confirm_below": self.confirm_below is None or (isinstance(self.confirm_below, (int, float))
-                                                           and 0.05 <= self.confirm_below <= 0.95),
+                                                           and 0.05 <= self.confirm_below <= 0.9999),
             "sound": isinstance(self.sound, bool),
             "tour_seen": isinstance(self.tour_seen, bool),
             "players": isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players),

@@ -147,7 +147,7 @@ def crib_photographed_and_corrected(h):
     # threshold 0.6 (v6-v9 read it surely; v5 read the starter from one corner only and flagged it,
     # v4 left the QH unread, v3 flagged 9H and 5C too)
     unsure_queen, unread = review.review.problems()
-    assert unsure_queen.startswith("Q♥ (or 6♥?) read unsure: hand 1 counts")
+    assert unsure_queen.startswith("read as Q♥, 93 % sure, or 6♥: hand 1 counts")
     assert unread == "unread: tap it to name it, or leave it out" and review.ids.count.disabled
     page = next(i for i, c in enumerate(review.review.cards) if c.code is None)
     h.tap(picker_action(tap_card(h, review, page), "Leave out"))  # the player leaves it out

@@ -109,11 +109,11 @@ def test_settings_are_saved_and_the_board_follows(start_app, firmware):
     screen = h.screen("settings")
     screen.ids.board.text = "sim"
     screen.ids.brightness.value = 7
-    screen.ids.confidence.value = 0.3
+    screen.ids.confidence.value = 3  # three nines: asks about cards under 99.9 %
     h.tap(screen.ids.save)
     h.wait(lambda: "board sim://2-track" in h.app.message, what="the board reconnected")
     saved = store.load(h.companion.folder)
-    assert (saved.board, saved.brightness, saved.confirm_below) == ("sim", 7, 0.3)
+    assert (saved.board, saved.brightness, saved.confirm_below) == ("sim", 7, 0.999)
     driver = h.companion.sync.driver
     assert driver.wait_connected(30)
     h.companion.act("discard")

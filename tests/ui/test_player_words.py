@@ -26,18 +26,25 @@ def test_recent_games_and_settings_say_player_words(start_app, tmp_path):
     h.wait()
     settings = h.screen("settings")
     assert settings.ids.preset.text == "ACC rules"
-    assert h.companion.settings.confirm_below is None  # the models' own threshold (v10: 0.6)
-    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 60 % sure of")
+    assert h.companion.settings.confirm_below is None  # the models' own threshold: their doubt model's
+    from vision import flag_threshold
+
+    models = flag_threshold()
+    assert 0.99 < models < 0.999  # models v10's doubt model: 0.997
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 99.7 % sure of")
     h.tap(settings.ids.save)
     h.wait()
     assert h.companion.settings.confirm_below is None  # saved untouched: it follows the models still
-    settings.ids.confidence.value = 0.7
+    settings.ids.confidence.value = 2  # two nines
     h.pump(frames=2)
-    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 70 % sure of")
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 99 % sure of")
     settings.ids.preset.text = "Pub rules"
     h.tap(settings.ids.save)
     h.wait()
-    assert (h.companion.settings.preset, h.companion.settings.confirm_below) == ("pub", 0.7)
+    assert (h.companion.settings.preset, h.companion.settings.confirm_below) == ("pub", 0.99)
+    settings.ids.confidence.value = settings.ids.confidence.min  # all the way left: half sure
+    h.pump(frames=2)
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than half sure of")
 
 
 def test_a_board_is_spoken_of_only_where_one_was_asked_for():
@@ -76,3 +83,12 @@ def test_board_choices_are_named_as_players_say_them_and_saved_as_ids(start_app,
     assert chosen_and_saved("No board") == "none"
     new = shown("new_game")
     assert new.ids.board.text == "No board" and "Name its port" not in new.ids.board.values
+
+
+def test_the_confidence_slider_moves_along_the_nines():
+    for threshold in (0.5, 0.9, 0.99, 0.997, 0.999, 0.9999):
+        assert present.threshold_of_slider(present.slider_of_threshold(threshold)) == threshold
+    assert present.slider_of_threshold(0.1) == present.SLIDER_NINES[0]  # an old setting: all the way left
+    assert present.slider_of_threshold(1.0) == present.SLIDER_NINES[1]
+    assert present.confidence_words(0.997) == "Ask me about cards I'm less than 99.7 % sure of"
+    assert present.confidence_words(0.9999) == "Ask me about cards I'm less than 99.99 % sure of"

@@ -11,7 +11,7 @@ from vision import CardGroup, RecognizedCard, Recognition, Role
 
 HAND = ("5H", "6C", "4D", "KS")  # with the 2S: 15 two, 15 four, a run of three = 7; as 6H 6C 4D KS: a pair = 2
 STARTER_LINE = "Starter 2\u2660 chosen while 1 card was unread (the starter may be one of them): tap to confirm or correct"
-HAND_LINE = "5\u2665 (or 6\u2665?) read unsure: hand 1 counts 7 with it, 2 if it is 6\u2665: tap to confirm or correct"
+HAND_LINE = "read as 5\u2665, 40 % sure, or 6\u2665: hand 1 counts 7 with it, 2 if it is 6\u2665: tap to confirm or correct"
 
 
 def recognition(unsure=None, unread=((900.0, 300.0, 1000.0, 440.0),)):
@@ -48,7 +48,7 @@ def test_a_card_whose_other_reading_changes_the_count_names_both_totals():
     review.correct(0, "6H")  # the player's answer ends the doubt, whichever it is
     assert review.problems() == []
     same = Review(recognition(unsure={"KS": "KD"}, unread=()))  # a king either way: the same count
-    assert same.problems() == ["K\u2660 (or K\u2666?) read unsure: tap to confirm or correct"]
+    assert same.problems() == ["read as K\u2660, 40 % sure, or K\u2666: tap to confirm or correct"]
 
 
 def test_the_games_starter_decides_the_doubts():
@@ -58,7 +58,7 @@ def test_the_games_starter_decides_the_doubts():
     as_6h = score([Card.parse(c) for c in ("6H",) + HAND[1:]], Card.parse("3S")).total
     assert (with_3s, as_6h) == (8, 4)  # a run of four and two fifteens; a pair of 6s and a fifteen
     assert review.problems() == [
-        f"5\u2665 (or 6\u2665?) read unsure: hand 1 counts {with_3s} with it, {as_6h} if it is 6\u2665: tap to confirm or correct",
+        f"read as 5\u2665, 40 % sure, or 6\u2665: hand 1 counts {with_3s} with it, {as_6h} if it is 6\u2665: tap to confirm or correct",
         "unread: tap it to name it, or leave it out"]
 
 

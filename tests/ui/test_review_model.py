@@ -18,7 +18,7 @@ def recognition(unread=()):
 
 def test_an_unsure_card_blocks_the_count_until_confirmed():
     review = Review(recognition())
-    assert review.problems() == ["Q\u2665 (or 10\u2665?) read unsure: tap to confirm or correct"]
+    assert review.problems() == ["read as Q\u2665, 30 % sure, or 10\u2665: tap to confirm or correct"]
     with pytest.raises(ReviewError, match="1 card"):
         review.recognition()
     review.confirm(2)

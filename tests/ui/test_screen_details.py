@@ -347,7 +347,7 @@ def test_the_review_names_cards_as_every_other_screen_does(start_app):
     h = start_app()
     h.app.go("review", recognition=recognition_with_an_unsure_ten_of_clubs(), photo=None)
     review = h.screen("review")
-    assert review.ids.problems.text == "10\u2663 (or Q\u2663?) read unsure: tap to confirm or correct"
+    assert review.ids.problems.text == "read as 10\u2663, 30 % sure, or Q\u2663: tap to confirm or correct"
     review.review.correct(0, "6D")  # 6♦ twice now
     review.refresh()
     assert "6\u2666 is in the photo twice" in review.ids.problems.text

@@ -21,7 +21,7 @@ def test_bad_settings_fall_back_one_by_one(tmp_path):
 
 def test_the_flag_threshold_is_the_models_own_until_the_player_sets_one(tmp_path):
     assert store.Settings().confirm_below is None  # the recogniser then takes the models' calibration
-    for saved, read in ((None, None), (0.7, 0.7), (0.02, None), ("high", None)):
+    for saved, read in ((None, None), (0.7, 0.7), (0.997, 0.997), (0.02, None), (1.0, None), ("high", None)):
         (tmp_path / store.SETTINGS_FILE).write_text(json.dumps({"confirm_below": saved}))
         assert store.load(tmp_path).confirm_below == read, saved
 

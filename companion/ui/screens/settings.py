@@ -28,7 +28,8 @@ class SettingsScreen(CribScreen):
         self.ids.brightness.value = s.brightness
         self.ids.preset.text = present.PRESET_WORDS.get(s.preset, s.preset)
         self.ids.muggins.text = s.muggins_mode
-        self.ids.confidence.value = self.models_confirm_below() if s.confirm_below is None else s.confirm_below
+        self.ids.confidence.value = present.slider_of_threshold(
+            self.models_confirm_below() if s.confirm_below is None else s.confirm_below)
         self.ids.sound.active = s.sound
         self.ids.voice.text = ("Voice: " + ("ready" if speaker() else "none found (install espeak-ng)"))
         self.find_ports()
@@ -51,17 +52,18 @@ class SettingsScreen(CribScreen):
 
     @staticmethod
     def models_confirm_below() -> float:
-        """The shipped models' calibrated threshold (the slider's place until the player moves it)."""
-        from vision import CONFIRM_BELOW
+        """The loaded models' own threshold, as their models.json says (the slider's place until
+        the player moves it)."""
+        from vision import flag_threshold
 
-        return CONFIRM_BELOW
+        return flag_threshold()
 
     def confirm_choice(self) -> float | None:
         """The slider's value, or None (the models' own) while it stays where the models put it."""
-        chosen = round(float(self.ids.confidence.value), 2)
-        if self.companion.settings.confirm_below is None and chosen == round(self.models_confirm_below(), 2):
+        models = present.slider_of_threshold(self.models_confirm_below())
+        if self.companion.settings.confirm_below is None and abs(float(self.ids.confidence.value) - models) < 0.025:
             return None
-        return chosen
+        return present.threshold_of_slider(self.ids.confidence.value)
 
     def board_choice(self) -> str:
         return self.ids.port.text.strip() if self.naming_port else present.board_of(self.ids.board.text)
