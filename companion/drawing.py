@@ -12,7 +12,7 @@ import numpy as np
 
 from companion.counted import PhotoShow
 from companion.rules.show import FIFTEEN, FLUSH, HEELS, NOBS, PAIR, RUN
-from vision import Recognition, Role
+from vision import Recognition, Role, percent_sure
 
 ROLE_COLOURS = {Role.HAND: (80, 200, 60), Role.CRIB: (0, 160, 255), Role.STARTER: (255, 200, 0),
                 Role.UNKNOWN: (170, 170, 170)}
@@ -74,7 +74,8 @@ def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow
         x1, y1, x2, y2 = (int(round(v / scale)) for v in card.box)
         colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, Role.UNKNOWN))
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(2, int(text_scale * 3)))
-        labels.append((f"{card.card} {card.confidence:.2f}" + (" ?" if card.confirm else ""), (x1, y1 - 4), colour))
+        labels.append((f"{card.card} {percent_sure(card.confidence)}" + (" ?" if card.confirm else ""), (x1, y1 - 4),
+                       colour))
         boxes[card.card] = (x1, y1, x2, y2)
     for number, box in enumerate(recognition.unread_boxes, 1):
         x1, y1, x2, y2 = (int(round(v / scale)) for v in box)

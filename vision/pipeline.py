@@ -31,7 +31,7 @@ from vision.detect import detect
 from vision.detections import Detections
 from vision.doubt import DoubtModel, doubt_model_of, weigh
 from vision.ground import ground_check
-from vision.interpret import Thresholds, cards_of, interpret, read_table, with_thresholds
+from vision.interpret import Thresholds, ThresholdError, cards_of, interpret, read_table, with_thresholds
 from vision.kept_apart import restore
 from vision.model_config import load_models_config, models_dir
 from vision.outlines import Outlines
@@ -74,6 +74,8 @@ class Recognizer:
         # the doubt model decides the flags where the models ship one; interpret's rules keep their
         # own threshold then (its flags still steer the steps after it: ``vision.phantoms``)
         self.doubt: DoubtModel | None = doubt_model_of(config)
+        if confirm_below is not None and not 0.0 <= confirm_below <= 1.0:
+            raise ThresholdError("confirm_below", confirm_below)
         self.flag_below = (self.doubt.flag_below if self.doubt else given.confirm_below) \
             if confirm_below is None else confirm_below
         self.thresholds = Thresholds(given.confirm_below if confirm_below is None or self.doubt else confirm_below,

@@ -51,8 +51,8 @@ def register(subparsers) -> None:
 def _common_options(parser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--conf", type=float, default=None, metavar="X",
-                        help="cards read with less confidence than X are flagged for you to confirm "
-                             "(default: the value the models were calibrated with, models.json)")
+                        help="cards whose chance of being right is under X (e.g. 0.99) are flagged for you "
+                             "to confirm (default: the models' own threshold, models.json)")
     parser.add_argument("--models", metavar="DIR", default=None,
                         help="folder holding models.json (default: the models installed with crib)")
     parser.add_argument("--backend", choices=("onnxruntime", "opencv"), default=None,
