@@ -8,6 +8,12 @@
              outline box, and the card boxes no index was read on
     table -> Recognition (``interpret.read_table``, ``layout``; ``results``): the cards named,
              groups with roles, notices
+    amend -> Recognition (``amend``: ``phantoms``, ``index_column``): second readings of a card
+             dropped, the cards along a fan's or row's index column added, the table rebuilt
+    read_again -> Recognition (``second_reading``): each card's index read a second time (turned
+             half round, cut wider), its ink's colour and sharpness added to its ``evidence``
+    weigh -> Recognition (``doubt``): each card's chance of being right (its ``confidence``) and
+             the flags under the models' threshold, one ``doubtful`` notice per flag
 
 Each is frozen; ``vision.pipeline`` is the one place that passes one step's output to the next.
 The rows are ``Detections``: the detector's score (``confidence``), the reader's probability
