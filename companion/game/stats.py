@@ -1,7 +1,9 @@
 """Statistics per player over stored games (players are known by name across games).
 
 Averages per deal: the hand and the crib at what the cards were worth (the rules core's
-count, whatever was claimed), the pegging at what the player pegged in the play. Muggins:
+count, whatever was claimed), the pegging at what the player pegged in the play. A deal counts
+once its play is over (its show begun, or the game won in it): a deal just dealt, or one whose
+play goes on, is in neither the deals nor the pegging yet. Muggins:
 points others took from the player's missed counts (given) and points the player took from
 others (taken). Games, wins and skunks count finished games (each game of a match).
 """
@@ -65,12 +67,9 @@ def add_game(table: dict[str, PlayerStats], game: Game) -> None:
     """Add one game (or match) to the per-player table."""
     players = game.players
     rows = [table.setdefault(name.strip().lower(), PlayerStats(name)) for name in players]
-    deals_per_game: dict[int, int] = {}
-    for line in game.log:
-        deals_per_game[line.game] = max(deals_per_game.get(line.game, 0), line.deal)
-    deals_per_game[game.game_number] = max(deals_per_game.get(game.game_number, 0), game.deal_number)
+    played = deals_played(game)
     for row in rows:
-        row.deals += sum(deals_per_game.values())
+        row.deals += len(played)
     for record in game.shows:
         row = rows[record.seat]
         if record.kind == "crib":
@@ -82,7 +81,7 @@ def add_game(table: dict[str, PlayerStats], game: Game) -> None:
                 row.best_hand_cards = " ".join(record.cards) + f" + {record.starter}"
     claims = {(line.entry, line.kind): line for line in game.log if line.kind != "muggins"}
     for line in game.log:
-        if line.kind == "play" and line.seat is not None:
+        if line.kind == "play" and line.seat is not None and (line.game, line.deal) in played:
             rows[line.seat].play_points += line.points
         elif line.kind == "muggins":
             rows[line.seat].muggins_taken += line.points
@@ -98,6 +97,16 @@ def add_game(table: dict[str, PlayerStats], game: Game) -> None:
                 row.skunks_won += result.kind != "win"
             elif any(loser[0] == side and loser[2] != "win" for loser in result.losers):
                 row.skunked += 1
+
+
+def deals_played(game: Game) -> set[tuple[int, int]]:
+    """(game, deal) of every deal whose play is over: a show counted in it, the game won in it
+    (in the play or at the show), or the current deal at its show."""
+    played = {(record.game, record.deal) for record in game.shows}
+    played |= {(result.number, result.deals) for result in game.results if result.deals > 0}
+    if game.phase == "show" and game.deal_number > 0:
+        played.add((game.game_number, game.deal_number))
+    return played
 
 
 def collect(store: Store) -> list[PlayerStats]:

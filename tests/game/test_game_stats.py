@@ -50,3 +50,32 @@ def test_games_wins_and_skunks_over_the_store_and_csv():
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert [r["player"] for r in rows] == ["Ann", "Ben"]
     assert int(rows[0]["games"]) == 4 and float(rows[0]["average_hand"]) > 0
+
+
+def test_the_pegging_average_counts_only_deals_whose_play_is_over():
+    """Issue 48 s4: 7 pegged in the one deal played, the next deal dealt but not yet played:
+    the average is 7, not 3.5; a play under way counts once it is over."""
+    session = GameSession.new(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer="Ann",
+                              pegging="points")
+    session.discard()
+    session.cut("4D")
+    session.peg("Ann", 5)
+    session.peg("Ben", 2)
+    session.peg("Ann", 2)
+    session.play_done()
+    for hand in (["TH", "5S", "7C", "8S"], ["5H", "5C", "6D", "JD"], ["2C", "3C", "KH", "QH"]):
+        session.show(hand)
+    session.discard()                       # deal 2 dealt, not played
+    table = {}
+    add_game(table, session.game)
+    assert (table["ann"].deals, table["ann"].play_points, table["ann"].average_pegging) == (1, 7, 7.0)
+    session.cut("9S")
+    session.peg("Ben", 3)                   # deal 2's play under way: not yet counted
+    table = {}
+    add_game(table, session.game)
+    assert (table["ben"].deals, table["ben"].play_points, table["ann"].average_pegging) == (1, 2, 7.0)
+    session.play_done()                     # its play over: counted, at the show
+    table = {}
+    add_game(table, session.game)
+    assert (table["ben"].deals, table["ben"].play_points, table["ben"].average_pegging) == (2, 5, 2.5)
+    assert table["ann"].average_pegging == 3.5
