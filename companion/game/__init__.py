@@ -1,6 +1,7 @@
 """The game: a session that keeps score like a careful player (above the rules core).
 
 events     journal entries (frozen values with as_json / from_json)
+phase      Phase: where a game stands (discard, cut, play, show, game over, match over)
 engine     Game: the pure state machine; replay(entries)
 session    GameSession: the object the app and the CLI drive (actions, undo/redo, view, listeners)
 journal    Store: SQLite journals in the user data folder (CRIB_DATA_DIR overrides it)
@@ -14,10 +15,11 @@ from companion.game.engine import Game, replay
 from companion.game.errors import (
     EntryError, GameError, GameFileError, JournalBusyError, JournalError, RedoPendingError, ScriptError)
 from companion.game.journal import Store, data_dir
+from companion.game.phase import Phase
 from companion.game.session import GameSession
 from companion.game.setup import make_rules
 from companion.game.view import BoardView, GameView
 
 __all__ = ["Game", "replay", "EntryError", "GameError", "GameFileError", "JournalBusyError", "JournalError",
-           "RedoPendingError", "ScriptError", "Store", "data_dir", "GameSession", "make_rules",
+           "RedoPendingError", "ScriptError", "Store", "data_dir", "Phase", "GameSession", "make_rules",
            "BoardView", "GameView"]

@@ -18,6 +18,7 @@ from companion.game.events import (
     PEG_SAID, PEGGING_MODES, Cut, Decline, Discard, Entry, Go, Lay, Muggins, NewGame, NextGame, PegBy,
     PegPoints, PenaltyEntry, PlayDone, ShowCount)
 from companion.game.outcome import outcome
+from companion.game.phase import Phase
 from companion.game.records import GameResult, LogLine, Offer, ShowRecord
 from companion.game.setup import check_new_game
 
@@ -54,12 +55,12 @@ class Game:
         self.scores = [0] * len(self.sides)
         self.pegs = [(0, 0)] * len(self.sides)
         self.offers: list[Offer] = []
-        self.phase = "discard"
+        self.phase: Phase = Phase.DISCARD
 
     # --- the public face ---------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.phase in ("game over", "match over")
+        return self.phase.over
 
     @property
     def result(self) -> GameResult | None:
@@ -95,9 +96,9 @@ class Game:
         handler = _HANDLERS.get(type(entry))
         if handler is None:
             raise EntryError(f"a {entry.TYPE} entry cannot be applied to a game")
-        if self.phase == "match over":
+        if self.phase is Phase.MATCH_OVER:
             raise EntryError("the match is over" if self.rules.match_games > 1 else "the game is over")
-        if self.phase == "game over" and not isinstance(entry, NextGame):
+        if self.phase is Phase.GAME_OVER and not isinstance(entry, NextGame):
             raise EntryError(f"game {self.game_number} is over: start the next game of the match")
         start = len(self.log)
         handler(self, entry, len(self.entries))
@@ -106,33 +107,33 @@ class Game:
 
     # --- entries -------------------------------------------------------------------------------
     def _discard(self, entry: Discard, index: int) -> None:
-        self._need("discard", "the discards")
+        self._need(Phase.DISCARD, "the discards")
         dealer = self.first_dealer if self.dealer is None else (self.dealer + 1) % self.n
         deal = Deal(self.deal_number + 1, self.n, dealer, entry.cards, entry.blind, self.players)  # validates
         self.offers = []  # the cards are mixed in: every muggins offer ends
         self.dealer, self.deal, self.deal_number = dealer, deal, self.deal_number + 1
         self.deals_played += 1
         self.pegged_by_points = False
-        self.phase = "cut"
+        self.phase = Phase.CUT
 
     def _cut(self, entry: Cut, index: int) -> None:
-        self._need("cut", "the cut")
+        self._need(Phase.CUT, "the cut")
         self.deal.cut(entry.starter)
-        self.phase = "play"
+        self.phase = Phase.PLAY
         heels = his_heels(entry.starter)
         self._claim(index, "heels", self.dealer, heels.points if heels else 0, entry.heels, "his heels")
 
     def _lay(self, entry: Lay, index: int) -> None:
-        self._need("play", "a card laid")
+        self._need(Phase.PLAY, "a card laid")
         self._by_cards("a card laid")
         award = self.deal.lay(entry.card)
         if self.deal.play_over:
-            self.phase = "show"
+            self.phase = Phase.SHOW
         self._claim(index, "play", award.seat, award.points, entry.claim,
                     ", ".join(award.reasons) or f"{entry.card}")
 
     def _go(self, entry: Go, index: int) -> None:
-        self._need("play", "a go")
+        self._need(Phase.PLAY, "a go")
         self._by_cards("a go")
         if entry.claim and self.deal.preview_go().points == 0:
             raise EntryError("claim: this go does not end the count, so nobody scores on it")
@@ -142,7 +143,7 @@ class Game:
 
     def _peg_points(self, entry: PegPoints, index: int) -> None:
         """Pegging by points: the points a player pegs in the play, as the players counted them."""
-        self._need("play", "points pegged in the play")
+        self._need(Phase.PLAY, "points pegged in the play")
         if self.pegging_by != "points":
             raise EntryError("points pegged: this game enters the play card by card (switch to pegging by points)")
         self._seat(entry.seat, "seat")
@@ -163,22 +164,22 @@ class Game:
         self._peg(index, self.side_of[entry.seat], entry.seat, entry.points, "play", text)
 
     def _play_done(self, entry: PlayDone, index: int) -> None:
-        self._need("play", "the end of the play")
+        self._need(Phase.PLAY, "the end of the play")
         if self.pegging_by != "points":
             raise EntryError("play done: the play entered card by card ends with its last card")
-        self.phase = "show"
+        self.phase = Phase.SHOW
 
     def _peg_by(self, entry: PegBy, index: int) -> None:
         if entry.mode not in PEGGING_MODES:
             raise EntryError(f"mode: expected one of {', '.join(PEGGING_MODES)}, got {entry.mode!r}")
         if entry.mode == self.pegging_by:
             raise EntryError(f"mode: the play is already entered by {entry.mode}")
-        if entry.mode == "cards" and self.phase == "play" and self.pegged_by_points:
+        if entry.mode == "cards" and self.phase is Phase.PLAY and self.pegged_by_points:
             raise EntryError("mode: this deal's play is pegged by points: card by card can start with the next deal")
         self.pegging_by = entry.mode
 
     def _show(self, entry: ShowCount, index: int) -> None:
-        self._need("show", "a show")
+        self._need(Phase.SHOW, "a show")
         kind, seat, cards = self.deal.show_cards(entry.cards)
         counted = self.deal.count(cards, kind == "crib")
         self.deal.show_index += 1
@@ -187,7 +188,7 @@ class Game:
                                      str(self.deal.starter), counted.total, claimed, counted.spoken, entry.photo,
                                      index))
         if self.deal.next_show is None:
-            self.phase = "discard"
+            self.phase = Phase.DISCARD
         self._claim(index, kind, seat, counted.total, entry.claim, counted.spoken)
 
     def _muggins(self, entry: Muggins, index: int) -> None:
@@ -233,7 +234,7 @@ class Game:
                       f"{after_opp - self.scores[opp_side]}")
 
     def _next_game(self, entry: NextGame, index: int) -> None:
-        if self.phase != "game over":
+        if self.phase is not Phase.GAME_OVER:
             raise EntryError("the current game is not over")
         winner = self.results[-1].winner
         dealer = self.dealer if self.dealer is not None else self.first_dealer
@@ -309,11 +310,11 @@ class Game:
         self.offers = []
         self.results.append(outcome(self.scores, pegged_out, self.rules, self.game_number, self.deal_number))
         needed = self.rules.match_games // 2 + 1
-        self.phase = "match over" if max(self.wins()) >= needed else "game over"
+        self.phase = Phase.MATCH_OVER if max(self.wins()) >= needed else Phase.GAME_OVER
 
     # --- checks -----------------------------------------------------------------------------------
-    def _need(self, phase: str, what: str) -> None:
-        if self.phase != phase:
+    def _need(self, phase: Phase, what: str) -> None:
+        if self.phase is not phase:
             raise EntryError(f"{what} cannot come now: the game is at the {self.phase}")
 
     def _by_cards(self, what: str) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from companion.game.phase import Phase
+
 
 @dataclass(frozen=True)
 class PhotoConflict:
@@ -26,7 +28,7 @@ class PhotoConflict:
 def photo_conflicts(view, photo_starter: str | None, cards: Sequence[str]) -> tuple[PhotoConflict, ...]:
     """Where the photo of the count that comes next disagrees with the game: its starter
     (``photo_starter``, the lone card apart) and its ``cards`` (the group counted now)."""
-    if view is None or view.phase != "show" or not view.next_show:
+    if view is None or view.phase is not Phase.SHOW or not view.next_show:
         return ()
     out = []
     if photo_starter and view.starter and photo_starter != view.starter:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from companion.rules import GameEnd
+
 # LogLine kinds: the points' origin. "lost" lines move no peg (points missed and not taken).
 KINDS = ("heels", "play", "hand", "crib", "muggins", "penalty", "lost")
 
@@ -65,16 +67,16 @@ class ShowRecord:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """A finished game. ``kind``: win | skunk | double skunk (against the worst-off loser);
-    ``losers``: (side, score, kind, game points) each; ``game_points``: the winner's total."""
+    """A finished game. ``kind``: how it ended against the worst-off loser; ``losers``: (side,
+    score, how it ended for him, game points) each; ``game_points``: the winner's total."""
 
     number: int
     winner: int
     pegged_out: int
-    kind: str
+    kind: GameEnd
     game_points: int
     scores: tuple[int, ...]
-    losers: tuple[tuple[int, int, str, int], ...]
+    losers: tuple[tuple[int, int, GameEnd, int], ...]
     deals: int
 
     def as_json(self) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.rules import GameEnd
+
 from companion.game.view import GameView
 
 NOTED_KINDS = ("muggins", "lost", "penalty")
@@ -40,9 +42,9 @@ def _match_winner(view: GameView) -> str | None:
     return view.side_names[max(range(len(view.wins)), key=lambda s: view.wins[s])]
 
 
-def result_words(kind: str, game_points: int) -> str:
+def result_words(kind: GameEnd | str, game_points: int) -> str:
     """A game's result as said at the table: "wins with a skunk (3 game points)"."""
-    how = "" if kind == "win" else f" with a {kind}"
+    how = "" if kind == GameEnd.WIN else f" with a {kind}"
     return f"wins{how} ({game_points} game point{'' if game_points == 1 else 's'})"
 
 

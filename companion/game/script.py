@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game.errors import EntryError, GameError, ScriptError
+from companion.game.phase import Phase
 from companion.game.session import GameSession
 from companion.game.script_check import DEAL_FIELDS, STAGES, check_script
 from companion.game.setup import seat_of
@@ -92,11 +93,11 @@ class _DealRunner:
         unknown = set(self.deal) - DEAL_FIELDS
         if unknown:
             raise self.fail(sorted(unknown)[0], f"unknown field (fields: {', '.join(sorted(DEAL_FIELDS))})")
-        if game.phase == "match over":
+        if game.phase is Phase.MATCH_OVER:
             raise ScriptError(f"{self.where}: the {'match' if game.rules.match_games > 1 else 'game'} "
                               f"is already over (it ended in deal {game.results[-1].deals} of game "
                               f"{game.results[-1].number})")
-        if game.phase == "game over":
+        if game.phase is Phase.GAME_OVER:
             self.session.next_game()
         self.where = f"deal {self.number}" + (f" (game {game.game_number})" if game.rules.match_games > 1 else "")
         penalties = self._penalties()
@@ -156,7 +157,7 @@ class _DealRunner:
             if self.session.game.over:
                 self.run_.skipped.append(f"{self.where}: {name} and the rest skipped: the game had ended")
                 return
-            if self.session.game.phase != "play":
+            if self.session.game.phase is not Phase.PLAY:
                 raise self.fail(name, "the play is already over (every card has been laid)")
             claim, call = None, None
             if isinstance(token, dict):
@@ -174,7 +175,7 @@ class _DealRunner:
             else:
                 self._do(name, self.session.lay, token, claim)
             self._call(call, name)
-        if self.session.game.phase == "play" and not self.session.game.over:
+        if self.session.game.phase is Phase.PLAY and not self.session.game.over:
             raise self.fail("play", f"ends before every card is laid ({self.session.view().players[self.session.game.deal.to_act]} is to act)")
 
     def _show(self) -> None:

@@ -23,6 +23,7 @@ from companion.game.events import (
     NewGame, NextGame, PegBy, PegPoints, PenaltyEntry, PlayDone, Redo, ShowCount, Undo)
 from companion.game.history import History, walk
 from companion.game.journal import Store
+from companion.game.phase import Phase
 from companion.game.records import LogLine
 from companion.game.setup import card, cards, dealer_by_cut, make_rules, player_names, seat_of
 from companion.game.view import GameView, build_view
@@ -149,7 +150,7 @@ class GameSession:
     def show(self, hand: Sequence[Card | str] | None = None, claim: int | None = None,
              photo: str | None = None) -> list[LogLine]:
         """The next count of the show (pone first ... dealer, then the crib)."""
-        upcoming = self.game.deal.next_show if self.game.phase == "show" and self.game.deal else None
+        upcoming = self.game.deal.next_show if self.game.phase is Phase.SHOW and self.game.deal else None
         _possible(upcoming[0] if upcoming else "hand", claim)  # 29 at most, never 19, 25, 26, 27
         return self.record(ShowCount(None if hand is None else cards(hand), claim, photo))
 
@@ -172,20 +173,20 @@ class GameSession:
 
     def preview_lay(self, played: Card | str):
         """What laying a card would earn (seat, points, reasons), without laying it."""
-        if self.game.phase != "play":
+        if self.game.phase is not Phase.PLAY:
             raise EntryError(f"a card laid cannot come now: the game is at the {self.game.phase}")
         return self.game.deal.preview_lay(card(played))
 
     def preview_go(self):
         """What a go now would earn (the go point goes to the last card's player when it ends the count)."""
-        if self.game.phase != "play":
+        if self.game.phase is not Phase.PLAY:
             raise EntryError(f"a go cannot come now: the game is at the {self.game.phase}")
         return self.game.deal.preview_go()
 
     def go_doubt(self) -> str | None:
         """Why a go by the player to act now can never be right (to question before it is
         recorded), or None; ``Deal.go_doubt`` says when."""
-        if self.game.phase != "play" or self.game.over:
+        if self.game.phase is not Phase.PLAY or self.game.over:
             return None
         reason = self.game.deal.go_doubt()
         who = self.game.players[self.game.deal.to_act]

@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 from companion.claims import MAX_PLAY, MOST, could_score
 from companion.rules.cards import DECK
 
+from companion.game.phase import Phase
 from companion.game.session import GameSession
 
 DEALT = {2: 6, 3: 5, 4: 5}
@@ -52,8 +53,8 @@ def random_script(seed: int, players: Sequence[str] = ("Ann", "Ben"), rules: str
                    calls or sloppy_call)
     session = GameSession.new(players, rules, first_dealer=first_dealer, short=short)
     script = {"players": list(players), "rules": rules, "short": short, "first_dealer": first_dealer, "deals": []}
-    while session.game.phase != "match over" and (max_deals is None or len(script["deals"]) < max_deals):
-        if session.game.phase == "game over":
+    while session.game.phase is not Phase.MATCH_OVER and (max_deals is None or len(script["deals"]) < max_deals):
+        if session.game.phase is Phase.GAME_OVER:
             session.next_game()
         script["deals"].append(table.deal(session))
     return script
@@ -97,7 +98,7 @@ class _Table:
             deal["heels"] = heels
         deal["play"] = self._play(session, hands)
         deal["show"] = show = []
-        while game.phase == "show":
+        while game.phase is Phase.SHOW:
             kind, seat = game.deal.next_show
             cards = game.deal.known_cards(kind, seat)
             claim = self.claims(rng, kind, game.deal.count(cards, kind == "crib").total)
@@ -113,7 +114,7 @@ class _Table:
         game, rng = session.game, self.rng
         play: list = []
         held = {s: list(h) for s, h in enumerate(hands)}
-        while game.phase == "play":
+        while game.phase is Phase.PLAY:
             seat = game.deal.to_act
             room = 31 - game.deal.pegging.count
             playable = [c for c in held[seat] if c.value <= room]

@@ -14,6 +14,7 @@ from companion.rules import Card
 from companion.rules.cards import DECK
 
 from companion.game.errors import GameError
+from companion.game.phase import Phase
 from companion.game.report import result_words
 from companion.game.session import GameSession
 
@@ -75,17 +76,17 @@ def prompt_line(session: GameSession) -> str:
     scores = ", ".join(f"{name} {score}" for name, score in zip(view.side_names, view.scores))
     players = view.players
     where = f"{_game_name(session, view)}, deal {view.current_deal}: {scores}."
-    if view.phase == "discard":
+    if view.phase is Phase.DISCARD:
         dealer = (session.game.first_dealer if view.dealer is None else (view.dealer + 1) % len(players))
         what = f"{players[dealer]} deals: discards next"
-    elif view.phase == "cut":
+    elif view.phase is Phase.CUT:
         what = "the cut next"
-    elif view.phase == "play":
+    elif view.phase is Phase.PLAY:
         what = f"count {view.count}: {players[view.to_act]} to play"
         if not view.count_first:  # nothing is pegged unless claimed: say how
             example = claim_example(session)
             what += f" (claim the points, e.g. {example} claim N)" if example else " (claim the points: CARD claim N)"
-    elif view.phase == "show":
+    elif view.phase is Phase.SHOW:
         show = view.next_show
         whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
         if not view.count_first:  # the player counts and claims first: the count is shown after

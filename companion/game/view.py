@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from companion.rules import Card
+from companion.rules import Card, GameEnd
 
 from companion.game.engine import Game
+from companion.game.phase import Phase
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class BoardView:
     winner: int | None          # track to animate once the game is won
     target: int
     games_won: tuple[int, ...]
-    win_kind: str | None = None  # the result's kind: win | skunk | double skunk
+    win_kind: GameEnd | None = None  # how the game was won
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class GameView:
     rules: dict
     game_number: int
     deal_number: int
-    phase: str                              # discard | cut | play | show | game over | match over
+    phase: Phase
     dealer: int | None                      # seat
     to_act: int | None                      # seat whose turn it is (play) or whose count is next (show)
     next_show: dict | None                  # {"seat", "kind", "cards" (known or None), "proposal"}
@@ -61,7 +62,7 @@ class GameView:
     def current_deal(self) -> int:
         """The deal being played; at the discard, the deal about to start (never "deal 0").
         ``deal_number`` counts the deals started: at the discard it is the one just finished."""
-        return self.deal_number + 1 if self.phase == "discard" else self.deal_number
+        return self.deal_number + 1 if self.phase is Phase.DISCARD else self.deal_number
 
     def as_json(self) -> dict:
         return asdict(self)
@@ -80,9 +81,9 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
     live = deal is not None and not game.over
     to_act, next_show = None, None
     by_points = game.pegging_by == "points"
-    if live and game.phase == "play" and not by_points:  # pegged by points: nobody's turn is kept
+    if live and game.phase is Phase.PLAY and not by_points:  # pegged by points: nobody's turn is kept
         to_act = deal.to_act
-    elif live and game.phase == "show" and deal.next_show is not None:
+    elif live and game.phase is Phase.SHOW and deal.next_show is not None:
         kind, seat = deal.next_show
         cards = deal.known_cards(kind, seat)
         proposal = None
@@ -108,7 +109,7 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         rules=game.setup.as_json()["rules"], game_number=game.game_number, deal_number=game.deal_number,
         phase=game.phase, dealer=game.dealer, to_act=to_act, next_show=next_show,
         count_first=game.count_first, shown=shown,
-        count=deal.pegging.count if live and game.phase == "play" and not by_points else None, play=play,
+        count=deal.pegging.count if live and game.phase is Phase.PLAY and not by_points else None, play=play,
         starter=str(deal.starter) if deal is not None and deal.starter else None,
         scores=tuple(game.scores), pegs=tuple(game.pegs),
         offers=tuple(o.as_json() for o in game.offers),
@@ -117,14 +118,14 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
                       for seat, cards in (deal.reneges if deal is not None else ())),
         result=result.as_json() if result else None,
         results=tuple(r.as_json() for r in game.results), wins=tuple(game.wins()),
-        match_points=tuple(game.match_points()), match_over=game.phase == "match over",
+        match_points=tuple(game.match_points()), match_over=game.phase is Phase.MATCH_OVER,
         can_undo=can_undo, can_redo=can_redo, board=board_view(game), pegging=game.pegging_by,
         next_dealer=_next_dealer(game))
 
 
 def _next_dealer(game: Game) -> int | None:
     """Who deals the deal about to start (the first dealer, then the deal passes to the left)."""
-    if game.phase != "discard":
+    if game.phase is not Phase.DISCARD:
         return None
     return game.first_dealer if game.dealer is None else (game.dealer + 1) % game.n
 

@@ -6,7 +6,7 @@ Also the end-of-game arithmetic that depends on them: who won, skunks, game poin
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 class RuleSetError(ValueError):
@@ -82,12 +82,21 @@ def ruleset(name: str) -> RuleSet:
         raise RuleSetError(f"unknown rule set {name!r} (choose from {', '.join(PRESETS)})") from None
 
 
+class GameEnd(StrEnum):
+    """How a game ended for its loser (RULES.md "Winning and game points"). The value is the word
+    the players say, and the one journals, exports and JSON output hold."""
+
+    WIN = "win"
+    SKUNK = "skunk"
+    DOUBLE_SKUNK = "double skunk"
+
+
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
-    """The end of a game between two sides. ``kind`` is win | skunk | double skunk."""
+    """The end of a game between two sides."""
 
     winner: int  # index of the winning side in the scores given
-    kind: str
+    kind: GameEnd
     game_points: int
 
 
@@ -112,10 +121,10 @@ def game_outcome(scores: tuple[int, int], pegged_out: int, rules: RuleSet = DEFA
         winner, checked = pegged_out, scores[other]
         double_line = rules.double_skunk_line
     if double_line is not None and checked <= double_line:
-        return GameOutcome(winner, "double skunk", rules.game_points.double_skunk or 0)
+        return GameOutcome(winner, GameEnd.DOUBLE_SKUNK, rules.game_points.double_skunk or 0)
     if checked <= rules.skunk_line:
-        return GameOutcome(winner, "skunk", rules.game_points.skunk)
-    return GameOutcome(winner, "win", rules.game_points.win)
+        return GameOutcome(winner, GameEnd.SKUNK, rules.game_points.skunk)
+    return GameOutcome(winner, GameEnd.WIN, rules.game_points.win)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from companion.game.phase import Phase
 from companion.ui import quiet_kivy
 
 
@@ -118,7 +119,7 @@ class Headless:
         from companion.rules import Card
 
         self.wait()
-        while self.companion.view.phase == "play":
+        while self.companion.view.phase is Phase.PLAY:
             view = self.companion.view
             playable = [c for c in hands[view.to_act] if view.count + Card.parse(c).value <= 31]
             if playable:

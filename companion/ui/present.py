@@ -11,10 +11,12 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
+from companion.game.phase import Phase
+from companion.rules import GameEnd
 from companion.ui.theme import card_text
 
-PHASES = {"discard": "the deal", "cut": "the cut", "play": "the play", "show": "the show",
-          "game over": "game over", "match over": "match over"}
+PHASES = {Phase.DISCARD: "the deal", Phase.CUT: "the cut", Phase.PLAY: "the play", Phase.SHOW: "the show",
+          Phase.GAME_OVER: "game over", Phase.MATCH_OVER: "match over"}
 
 
 # The rule presets as a player names them (the ids stay in the data: acc, home, pub).
@@ -75,27 +77,27 @@ def confidence_words(threshold: float) -> str:
 
 
 def phase_line(view) -> str:
-    return f"Game {view.game_number} · deal {max(view.current_deal, 1)} · {PHASES.get(view.phase, view.phase)}"
+    return f"Game {view.game_number} · deal {max(view.current_deal, 1)} · {PHASES[view.phase]}"
 
 
 def turn_line(view) -> str:
     players = view.players
-    if view.phase == "discard":
+    if view.phase is Phase.DISCARD:
         if view.next_dealer is None:
             return "Deal the cards: each player discards to the crib"
         return f"{players[view.next_dealer]} deals {'first' if view.dealer is None else 'next'}"
-    if view.phase == "cut":
+    if view.phase is Phase.CUT:
         return f"Cut for the starter ({players[view.dealer]} deals)"
-    if view.phase == "play" and view.pegging == "points":
+    if view.phase is Phase.PLAY and view.pegging == "points":
         return "The play: peg the points as they are scored"
-    if view.phase == "play" and view.to_act is not None:
+    if view.phase is Phase.PLAY and view.to_act is not None:
         return f"{players[view.to_act]} to play · count {view.count}"
-    if view.phase == "show" and view.next_show:
+    if view.phase is Phase.SHOW and view.next_show:
         who = players[view.next_show["seat"]]
         return f"{who}'s crib to count" if view.next_show["kind"] == "crib" else f"{who}'s hand to count"
     if view.result:
         r = view.result
-        kind = "" if r["kind"] == "win" else f" by a {r['kind']}"
+        kind = "" if r["kind"] == GameEnd.WIN else f" by a {r['kind']}"
         return f"{view.side_names[r['winner']]} won{kind}"
     return ""
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.game.phase import Phase
 from companion.ui import settings as settings_store
 from companion.ui.board_link import open_sync, waiting_line
 from companion.ui.background import Background, Deliver, clock_deliver
@@ -220,7 +221,7 @@ class Companion:
         """What a photo is counted with now: the game's starter once cut, and whether every group
         counts as a crib (the crib, not yet known, is next)."""
         view = self.view
-        if view is None or view.phase != "show":
+        if view is None or view.phase is not Phase.SHOW:
             return None, False
         nxt = view.next_show
         return view.starter, bool(nxt and nxt["kind"] == "crib" and not nxt["cards"])

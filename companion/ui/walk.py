@@ -11,6 +11,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from companion.game.phase import Phase
+
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
 ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
@@ -79,7 +81,7 @@ class Walk:
         h.wait(lambda: h.popup() is not None)
         self.at("card-picker", lambda: [h.popup().buttons["AD"]])
         h.tap(h.popup().buttons["AD"])
-        h.wait(lambda: h.popup() is None and h.companion.view.phase == "play")
+        h.wait(lambda: h.popup() is None and h.companion.view.phase is Phase.PLAY)
         for action, args in (("lay", ("8S",)), ("lay", ("7H",))):
             h.companion.act(action, *args)
         h.app.go("pegging")
@@ -198,7 +200,7 @@ class Walk:
         h = self.h
         h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, short=True)
         h.wait()
-        while h.companion.view.phase not in ("game over", "match over"):
+        while not h.companion.view.phase.over:
             h.companion.act("penalty", "moving-opponents-peg", 0)
             h.wait()
         h.app.go("table")

@@ -19,6 +19,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.utils import get_hex_from_color
 
+from companion.game.phase import Phase
 from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
@@ -73,7 +74,7 @@ class PeggingScreen(CribScreen):
         if self.by_points:
             self._points_view(view)
             return
-        playing = view.phase == "play"
+        playing = view.phase is Phase.PLAY
         self.ids.claim.hint_text = ("points claimed (blank: as counted)" if view.count_first
                                     else "points you claim (blank: none)")
         self.count_text = str(view.count) if playing and view.count is not None else "-"
@@ -134,7 +135,7 @@ class PeggingScreen(CribScreen):
 
     # --- pegging by points ---------------------------------------------------------------------------
     def _points_view(self, view) -> None:
-        playing = view.phase == "play"
+        playing = view.phase is Phase.PLAY
         self.count_text = "-"
         self.turn = ("Tap the points as each player pegs them" if playing else present.turn_line(view))
         self.scores_text = self._scores(view)
@@ -150,7 +151,7 @@ class PeggingScreen(CribScreen):
         self.ids.play_over_type.text = f"{words}count the hands"
         self.ids.play_over_photo.text = f"{words}photograph the show"
         for button in (self.ids.play_over_type, self.ids.play_over_photo):
-            button.disabled = view.phase not in ("play", "show")
+            button.disabled = view.phase not in (Phase.PLAY, Phase.SHOW)
 
     def _scores(self, view) -> str:
         return "\n".join(
@@ -198,7 +199,7 @@ class PeggingScreen(CribScreen):
                 self.app.go("capture", purpose="show")
             else:
                 self.app.go("show")
-        if self.companion.view.phase == "play":
+        if self.companion.view.phase is Phase.PLAY:
             self.act("play_done", then=go)
         else:
             go()

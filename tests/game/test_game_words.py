@@ -1,0 +1,79 @@
+"""The game's words are types (issue 49 s4): a phase is a ``Phase``, a game's end a ``GameEnd``,
+each a str enum whose value is the word journals, exports and JSON output have always held, so
+stored games of any age read the same and no output changes."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.game import GameSession, Phase, Store
+from companion.game.journal import DB_NAME
+from companion.game.report import final_state, result_words
+from companion.game.script import run_script
+from companion.rules import DEFAULT, GameEnd, game_outcome
+
+from tests.game.conftest import played, script
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "journal_v1.sql"
+
+
+def test_the_words_are_the_ones_stored_and_printed():
+    assert [p.value for p in Phase] == ["discard", "cut", "play", "show", "game over", "match over"]
+    assert [e.value for e in GameEnd] == ["win", "skunk", "double skunk"]
+    for word in (*Phase, *GameEnd):
+        assert str(word) == f"{word}" == word.value  # in messages: the word, not Phase.GAME_OVER
+        assert json.loads(json.dumps(word)) == word.value
+        assert type(word)(json.loads(json.dumps(word))) is word
+    assert [p for p in Phase if p.over] == [Phase.GAME_OVER, Phase.MATCH_OVER]
+
+
+def test_a_game_goes_through_its_phases_as_members():
+    session = GameSession.new(["Ann", "Ben"])
+    assert session.view().phase is Phase.DISCARD and session.game.phase is Phase.DISCARD
+    with pytest.raises(ValueError, match="a card laid cannot come now: the game is at the discard$"):
+        session.lay("5H")
+    run = played("double_skunk")
+    view = run.session.view()
+    assert view.phase is Phase.MATCH_OVER and view.match_over  # a single game: the match is over
+    assert run.session.game.result.kind is GameEnd.DOUBLE_SKUNK
+    assert view.board.win_kind is GameEnd.DOUBLE_SKUNK
+    assert all(isinstance(kind, GameEnd) for _, _, kind, _ in run.session.game.result.losers)
+
+
+def test_the_rules_core_says_how_a_game_ended():
+    assert game_outcome((121, 100), 0, DEFAULT).kind is GameEnd.WIN
+    assert game_outcome((121, 80), 0, DEFAULT).kind is GameEnd.SKUNK
+    assert result_words(GameEnd.SKUNK, 2) == result_words("skunk", 2) == "wins with a skunk (2 game points)"
+    assert result_words(GameEnd.WIN, 1) == "wins (1 game point)"
+
+
+def test_json_output_holds_the_words():
+    run = played("double_skunk")
+    view = run.session.view()
+    state = final_state(view, [line.as_json() for line in run.session.game.log])
+    text = json.dumps({"state": state, "view": view.as_json()})
+    again = json.loads(text)
+    assert again["state"]["phase"] == "match over" and again["state"]["skunk"] == "double skunk"
+    assert again["view"]["phase"] == "match over" and again["view"]["result"]["kind"] == "double skunk"
+    assert again["view"]["board"]["win_kind"] == "double skunk"
+
+
+def test_stored_summaries_and_old_journals_read_the_same(data_folder):
+    store = Store()
+    run = run_script(script("double_skunk"), store=store)
+    row = next(r for r in store.games() if r.id == run.session.game_id)
+    assert row.summary["phase"] == "match over" and row.summary["result"]["kind"] == "double skunk"
+    assert Phase(row.summary["phase"]) is Phase.MATCH_OVER
+    store.close()
+    # a journal written by the first schema, before the words were types
+    old = data_folder / "old"
+    old.mkdir()
+    db = sqlite3.connect(old / DB_NAME)
+    db.executescript(FIXTURE.read_text())
+    db.close()
+    store = Store(old)
+    partial, finished = GameSession.open(store, 1), GameSession.open(store, 2)
+    assert partial.view().phase is Phase.DISCARD
+    assert finished.view().phase.over and isinstance(finished.game.results[-1].kind, GameEnd)
