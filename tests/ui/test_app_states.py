@@ -142,8 +142,10 @@ def test_four_players_in_partnerships_and_a_cut_for_deal(start_app):
     view = h.companion.view
     assert view.side_names == ("Ann & Cal", "Ben & Dee") and view.players[3] == "Dee"
     table = h.screen("table")
+    # before Deal the partnership about to deal is marked and the turn names the dealer (issue 48 s4)
     assert table.ids.board.tracks == 2 and [c.name for c in reversed(table.ids.scores.children)] == \
-        ["Ann & Cal", "Ben & Dee"]
+        ["Ann & Cal", "Ben & Dee  (deals)"]
+    assert table.ids.turn.text == "Dee deals first" and table.ids.board.dealer == 1
     h.tap(table.ids.deal)
     h.wait()
     assert h.companion.view.dealer == 3 and "(dealer)" in table.ids.scores.children[0].name
