@@ -9,6 +9,7 @@ muggins offer, and "Next count" goes on. Otherwise the count is shown first, to 
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
@@ -24,6 +25,10 @@ from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F40
 from companion.ui.widgets.picker import CardPicker
 
 load_kv(__file__)
+
+FACES_HEIGHT = dp(180)  # the cards drawn large, held tall beside a photo (it shows them too)
+FACES_LEAST = dp(90)    # under this the cards drawn large are left out
+LIST_LEAST = dp(56)     # the combinations show at least one row
 
 
 class ShowScreen(CribScreen):
@@ -53,26 +58,65 @@ class ShowScreen(CribScreen):
         self.counted = 0                        # counts of the deal shown so far (fewer: one was undone)
 
     def on_kv_post(self, base_widget) -> None:
+        ids = self.ids
         self.bind(size=self._arrange, has_photo=self._arrange)
+        self._fit_soon = Clock.create_trigger(self._fit_count)  # once the layout has settled
+        ids.breakdown.bind(height=self._fit_soon)
+        ids.count.bind(height=self._fit_soon)
+        for part in ids.count.children:  # the fixed parts: a line more or less changes the room
+            if part is not ids.scroller.__self__ and part is not ids.faces.__self__:
+                part.bind(height=self._fit_soon)
         self._arrange()
 
     def _arrange(self, *_args) -> None:
-        """Held wide, the log and the photo are a column beside the count; held tall, above it (the
-        photo then 40 % of the height, the log alone what it needs). The photo takes its column's
-        room when there is one, else held wide the space below the log does (the log stays at the
-        top); the cards shown large before a claim take the combinations' room. What takes no
-        room has no height (a size hint switched off keeps the height it had)."""
+        """Held wide, the log and the photo are a column beside the count; held tall, above it. The
+        photo takes its column's room when there is one (held tall: all the count leaves), else
+        held wide the space below the log does (the log stays at the top). What takes no room has
+        no height (a size hint switched off keeps the height it had)."""
         wide = self.width > self.height
-        side = self.ids.side
-        side.size_hint_y = 1 if wide else 0.4 if self.has_photo else None
+        side, count = self.ids.side, self.ids.count
+        tall_photo = not wide and self.has_photo
+        side.size_hint_y = 1 if wide or tall_photo else None
         if side.size_hint_y is None:
             side.height = side.minimum_height
-        faces = bool(self.ids.faces.children)
-        for widget, grows in ((self.ids.photo, self.has_photo), (self.ids.spacer, wide and not self.has_photo),
-                              (self.ids.faces, faces), (self.ids.scroller, not faces)):
+        count.size_hint_y = None if tall_photo else 1
+        for widget, grows in ((self.ids.photo, self.has_photo), (self.ids.spacer, wide and not self.has_photo)):
             widget.size_hint_y = 1 if grows else None
             if not grows:
                 widget.height = 0
+        self._fit_count()
+
+    def _fit_count(self, *_args) -> None:
+        """The room between the count's fixed parts (heading, total, keypad, buttons) goes to the
+        combinations first, whole where they fit (else they scroll), then to the cards drawn
+        large (before a claim all of it; without a photo, what the combinations leave). Held
+        tall with a photo the count takes only what it needs, up to 70 % of the screen."""
+        ids = self.ids  # weak proxies: compared by the widgets they stand for
+        count, scroller, faces, breakdown = ids.count, ids.scroller.__self__, ids.faces.__self__, ids.breakdown
+        others = [c for c in count.children if c is not scroller and c is not faces]
+        fixed = sum(c.height for c in others) + count.spacing * (len(count.children) - 1) \
+            + count.padding[1] + count.padding[3]
+        tall_photo = count.size_hint_y is None
+        room = max(0.0, (self.height * 0.7 if tall_photo else count.height) - fixed)
+        items = breakdown.height if breakdown.children else 0.0
+        if not breakdown.children:
+            listed = 0.0
+        elif tall_photo:
+            listed = min(items, max(room, LIST_LEAST))
+        else:
+            listed = max(min(items, room), LIST_LEAST) if faces.children else max(room, LIST_LEAST)
+        drawn = 0.0
+        if faces.children:
+            drawn = room - listed
+            if tall_photo:
+                drawn = min(drawn, FACES_HEIGHT)
+            if drawn < FACES_LEAST:
+                drawn = 0.0
+        scroller.size_hint_y = faces.size_hint_y = None
+        scroller.height, faces.height = round(listed), round(drawn)
+        faces.opacity = 1 if drawn else 0
+        if tall_photo:
+            count.height = round(fixed + listed + drawn)
 
     def show(self) -> None:
         self._say = speaker() if self.companion.settings.sound else None
@@ -249,7 +293,8 @@ class ShowScreen(CribScreen):
         self.total_line = "" if total is None or not shown else str(total)
         shown_items = self.items if shown else ()
         self.more_text = f"{len(shown_items)} combinations: scroll the list for all of them"
-        self._faces([] if shown or not cards else [*cards, self.companion.view.starter])
+        # the cards drawn large: before the claim, and after it where no photo shows them
+        self._faces([*cards, self.companion.view.starter] if cards and (not shown or not self.has_photo) else [])
         box = self.ids.breakdown
         box.clear_widgets()
         for i, item in enumerate(shown_items):
@@ -258,9 +303,12 @@ class ShowScreen(CribScreen):
             box.add_widget(button)
         self.highlight = set()
         self._boxes()
+        self._fit_count()
+        self._fit_soon()
 
     def _faces(self, cards) -> None:
-        """The cards to count, large (the last is the starter), while the count waits for the claim."""
+        """The cards to count, large (the last is the starter): while the count waits for the claim
+        they take the combinations' room; once counted, without a photo, what the list leaves."""
         box = self.ids.faces
         box.clear_widgets()
         for number, code in enumerate(c for c in cards if c):
@@ -298,7 +346,7 @@ class ShowScreen(CribScreen):
         view = self.companion.view
         starter, nxt = view.starter, view.next_show
         crib = nxt is None or nxt["kind"] == "crib"
-        whose = "Crib" if crib else f"{view.players[nxt['seat']]}'s hand"
+        whose = "Crib" if nxt is None else f"{view.players[nxt['seat']]}'s {'crib' if crib else 'hand'}"
         heading = f"{whose}: " + "  ".join(T.card_text(c) for c in cards) + f"   starter {T.card_text(starter)}"
 
         def done(show):
