@@ -7,6 +7,7 @@ Message types and flags, the state payload and the request payloads here; framin
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 
 from hardware.framing import (  # noqa: F401 - the wire format's names, re-exported
@@ -102,11 +103,35 @@ ANIMATION_CODES = {"win": 1, "skunk": 2, "double_skunk": 3}
 UNDO_LAST_PEGGED = 0xFF
 
 
+@dataclass(frozen=True)
+class Shows:
+    """What a board speaking one protocol version can show of a game (PROTOCOL.md "Versioning")."""
+
+    games_won: bool         # games won per track
+    short_game: bool        # a game to 61 in its own game hole (else once round into hole 121)
+    skunk_comets: bool      # a skunk's and a double skunk's own comet (else every win alike)
+
+    def can_show(self, state: BoardState) -> bool:
+        return ((self.short_game or state.target == GAME_HOLE) and (self.games_won or not any(state.games))
+                and (self.skunk_comets or state.animation is None or state.animation.kind == "win"))
+
+
+SHOWN_BY_VERSION = {
+    (1, 0): Shows(games_won=False, short_game=False, skunk_comets=False),
+    (1, 1): Shows(games_won=True, short_game=True, skunk_comets=True),
+}
+
+
+def shown_by(version: tuple[int, int]) -> Shows:
+    """What a board of protocol ``version`` (its HELLO's) can show: what the newest version known
+    here at or below it shows (a newer minor only adds); anything older is taken as 1.0."""
+    known = [v for v in SHOWN_BY_VERSION if v <= tuple(version)]
+    return SHOWN_BY_VERSION[max(known, default=min(SHOWN_BY_VERSION))]
+
+
 def needs_minor(state: BoardState) -> int:
     """The protocol minor version a board must speak to show ``state``."""
-    plain = (state.target == GAME_HOLE and not any(state.games)
-             and (state.animation is None or state.animation.kind == "win"))
-    return 0 if plain else 1
+    return min(minor for (_, minor), shows in SHOWN_BY_VERSION.items() if shows.can_show(state))
 
 
 def encode_state(state: BoardState, minor: int = PROTOCOL_VERSION[1]) -> bytes:

@@ -12,31 +12,39 @@ from __future__ import annotations
 import logging
 import threading
 
+from companion.rules import GameEnd
+
 from companion.game.session import GameSession
 from companion.game.view import GameView
 
 log = logging.getLogger(__name__)
 
+# The comet each end of a game lights (``hardware.state.Animation.KINDS``), where the board can
+# show skunks apart; the game's own verdict (lowball and 3-player games judge skunks their way),
+# never one read from the pegs.
+COMETS = {GameEnd.WIN: "win", GameEnd.SKUNK: "skunk", GameEnd.DOUBLE_SKUNK: "double_skunk"}
+
 
 def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, int] = (1, 0)):
     """The ``hardware.BoardState`` for a view: a track per side (unused tracks of a bigger board
     stay at the start), the dealer's track, the rule set's skunk lines, the win animation.
-    Games won, a short game's own target and a skunk's own comet go to boards that speak
-    protocol 1.1 (a 1.0 board shows every win alike)."""
+    Games won, a short game's own target and a skunk's own comet go to boards that can show them
+    (``hardware.protocol.shown_by``: protocol 1.1; a 1.0 board shows every win alike and the
+    short game once round into hole 121)."""
+    from hardware.protocol import shown_by
     from hardware.state import Animation, BoardState
 
     board = view.board
+    shows = shown_by(protocol)
     pegs = list(board.pegs)
     extra: dict = {}
-    new_board = protocol >= (1, 1)
-    if new_board and board.target < 121:
+    if shows.short_game and board.target < 121:
         pegs = [tuple(min(p, board.target) if p < 121 else board.target for p in peg) for peg in pegs]
         extra["target"] = board.target
-    if new_board and any(board.games_won):
+    if shows.games_won and any(board.games_won):
         extra["games"] = tuple(board.games_won) + (0,) * ((tracks or len(pegs)) - len(pegs))
     pegs += [(0, 0)] * ((tracks or len(pegs)) - len(pegs))
-    # the game's own verdict (lowball and 3-player games judge skunks their way), not the pegs
-    kind = board.win_kind.replace(" ", "_") if new_board and board.win_kind in ("skunk", "double skunk") else "win"
+    kind = COMETS[board.win_kind] if shows.skunk_comets and board.win_kind is not None else "win"
     winner = Animation(kind, board.winner) if board.winner is not None else None
     return BoardState(pegs=tuple(pegs), dealer=board.dealer, animation=winner,
                       skunk_line=board.skunk_line, double_skunk_line=board.double_skunk_line, **extra)

@@ -32,6 +32,18 @@ def test_skunk_lines_and_the_win_animation_follow_the_rules():
     assert plain.result["kind"] == "win" and board_state(plain, protocol=(1, 1)).animation.kind == "win"
 
 
+def test_every_end_of_a_game_has_its_comet_where_the_board_shows_skunks():
+    from hardware.state import Animation
+
+    from companion.game.board import COMETS
+    from companion.rules import GameEnd
+
+    assert set(COMETS) == set(GameEnd) and set(COMETS.values()) == set(Animation.KINDS)
+    view = played("double_skunk").session.view()
+    assert board_state(view, protocol=(2, 0)).animation.kind == "double_skunk"  # a newer minor only adds
+    assert board_state(view, protocol=(0, 9)).animation.kind == "win"
+
+
 def test_a_short_game_on_an_old_and_a_new_board():
     view = played("short_pone_pegs_out_in_show").session.view()
     old = board_state(view, protocol=(1, 0))
