@@ -21,6 +21,27 @@ from companion.ui.widgets.photo_view import PhotoView  # noqa: F401  (used in ca
 
 load_kv(__file__)
 
+PHOTO_FILTERS = ("*.jpg", "*.jpeg", "*.png", "*.JPG", "*.JPEG", "*.PNG")
+
+
+def start_folder(last: str | None = None) -> str:
+    """Where the photo-file picker opens: the folder the last photo came from, else the
+    pictures folder (a phone's camera folder first), else home."""
+    home = os.path.expanduser("~")
+    for folder in (last, os.path.join(home, "DCIM", "Camera"), os.path.join(home, "Pictures"), home):
+        if folder and os.path.isdir(folder):
+            return folder
+    return os.getcwd()
+
+
+def folder_words(path: str) -> str:
+    """A folder as the player reads it: under home, "~/Pictures"."""
+    home = os.path.expanduser("~")
+    path = os.path.abspath(path)
+    if path == home or path.startswith(home.rstrip(os.sep) + os.sep):
+        return "~" + path[len(home.rstrip(os.sep)):]
+    return path
+
 
 class CaptureScreen(CribScreen):
     title = "Photograph the cards"
@@ -35,6 +56,7 @@ class CaptureScreen(CribScreen):
         self._shown_id = -1
         self.live: LiveView | None = None
         self.busy = False
+        self.last_folder: str | None = None   # where the last photo file was picked
 
     # --- entering and leaving ----------------------------------------------------------------------------
     def show(self) -> None:
@@ -146,19 +168,41 @@ class CaptureScreen(CribScreen):
         self._recognize(path)
 
     def pick_file(self) -> None:
-        chooser = FileChooserListView(path=os.path.expanduser("~"), filters=["*.jpg", "*.jpeg", "*.png"])
+        """A photo from a file: the folder shown is said (and follows the player up and down),
+        the photo picked is named on the button that uses it; it opens where the last photo was
+        picked, else in the pictures folder, else at home."""
+        chooser = FileChooserListView(path=start_folder(self.last_folder), filters=list(PHOTO_FILTERS))
         popup = Popup(title="Pick a photo", size_hint=(0.95, 0.95), title_size=T.HEADING_SP)
         body = Factory.BoxLayout(orientation="vertical", spacing=T.GAP)
+        folder = Factory.Body(color=T.MUTED, markup=False)
+        body.add_widget(folder)
         body.add_widget(chooser)
         row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
         use = Factory.BigButton(text="Use this photo")
         cancel = Factory.BigButton(text="Cancel")
-        use.bind(on_release=lambda _b: (popup.dismiss(), chooser.selection and self._recognize(chooser.selection[0])))
+
+        def said(*_args) -> None:
+            folder.text = f"Folder: {folder_words(chooser.path)}"
+            picked = [p for p in chooser.selection if os.path.isfile(p)]
+            use.disabled = not picked
+            use.text = f"Use {os.path.basename(picked[0])}" if picked else "Use this photo"
+
+        def take(*_args) -> None:
+            picked = [p for p in chooser.selection if os.path.isfile(p)]
+            if not picked:
+                return
+            popup.dismiss()
+            self.last_folder = os.path.dirname(picked[0])
+            self._recognize(picked[0])
+        chooser.bind(path=said, selection=said, on_submit=take)
+        use.bind(on_release=take)
         cancel.bind(on_release=lambda _b: popup.dismiss())
+        said()
         row.add_widget(use)
         row.add_widget(cancel)
         body.add_widget(row)
         popup.content = body
+        self.file_picker = popup
         popup.open()
 
     def _recognize(self, photo) -> None:

@@ -16,6 +16,16 @@ from companion.ui import theme as T
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
+ACTION_PAD = dp(12)   # room either side of an action's words
+
+
+def _text_width(text: str) -> float:
+    """The width of an action's words on its button, unwrapped."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_name=T.CARD_FONT, font_size=T.BUTTON_SP)
+    label.refresh()
+    return label.texture.width
 
 
 class CardPicker(Popup):
@@ -43,15 +53,21 @@ class CardPicker(Popup):
                 self.buttons[code] = button
                 grid.add_widget(button)
         body.add_widget(grid)
-        row = BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
+        # The actions, as many to a row as fit whole (a review's card has up to seven: confirm,
+        # leave out, to each hand, the crib, the starter, Cancel), each label whole
+        self.actions = GridLayout(cols=1, size_hint_y=None, spacing=T.GAP)
         for text, callback in actions:
-            row.add_widget(self._action(text, callback))
+            self.actions.add_widget(self._action(text, callback))
         if multi:
-            self.done_button = self._action(f"Done (0 of {multi})", self._finish, close=False)
+            self.done_button = self._action(f"Done ({multi} of {multi})", self._finish, close=False)
+            self.actions.add_widget(self.done_button)
+        self.actions.add_widget(self._action("Cancel", lambda: None))
+        self._widest = max(_text_width(b.text) for b in self.actions.children) + 2 * ACTION_PAD
+        if multi:
+            self.done_button.text = f"Done (0 of {multi})"
             self.done_button.disabled = True
-            row.add_widget(self.done_button)
-        row.add_widget(self._action("Cancel", lambda: None))
-        body.add_widget(row)
+        self.actions.bind(width=self._arrange_actions)
+        body.add_widget(self.actions)
         kwargs.setdefault("size_hint", (0.96, 0.9))
         super().__init__(title=title, content=body, title_size=T.HEADING_SP, auto_dismiss=False, **kwargs)
 
@@ -60,9 +76,18 @@ class CardPicker(Popup):
             return f"Tap {self.multi} cards: " + " ".join(T.card_text(c) for c in self.chosen)
         return "Tap the card"
 
+    def _arrange_actions(self, grid, width: float) -> None:
+        count = len(grid.children)
+        cols = max(1, min(count, int((width + T.GAP) // (self._widest + T.GAP))))
+        rows = -(-count // cols)
+        grid.cols = cols
+        grid.height = rows * T.TOUCH + (rows - 1) * T.GAP
+
     def _action(self, text: str, callback, close: bool = True) -> Button:
-        button = Button(text=text, font_size=T.BUTTON_SP, background_normal="", background_color=T.BUTTON,
-                        color=T.TEXT)
+        button = Button(text=text, font_name=T.CARD_FONT, font_size=T.BUTTON_SP, background_normal="",
+                        background_color=T.BUTTON, color=T.TEXT, size_hint_y=None, height=T.TOUCH,
+                        halign="center", valign="middle")
+        button.bind(width=lambda b, w: setattr(b, "text_size", (max(w - ACTION_PAD, 1), None)))
 
         def run(_b):
             if close:
