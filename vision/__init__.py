@@ -19,9 +19,8 @@ them). This package never imports ``companion``.
 from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError, NotAFileError, NotAnImageError,
                            Photo, TruncatedImageError, UnreadableImageError, decode_photo, photo_from_array,
                            read_photo)
-from vision.interpret import CONFIRM_BELOW, LONE_INDEX_SCORE, UNREAD_CARD_SCORE, ThresholdError
-from vision.config import CalibrationError, RecognitionConfig
-from vision.model_config import ModelConfigError
+from vision.config import CalibrationError, RecognitionConfig, ThresholdError
+from vision.model_config import LoadedModels, ModelConfigError, models_dir, models_version, read_models
 from vision.doubt import DoubtModel, DoubtModelError
 from vision.evidence import Evidence
 from vision.notices import Code, Notice, percent_sure
@@ -31,10 +30,11 @@ from vision.runtime import BackendUnavailableError, ModelFileError
 
 __all__ = [
     "Recognizer", "recognize", "shared_recognizer", "flag_threshold", "PhotoSource",
+    "read_models", "LoadedModels", "models_dir", "models_version",
     "read_photo", "decode_photo", "photo_from_array", "Photo",
     "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code", "percent_sure",
     "Evidence", "DoubtModel", "DoubtModelError",
-    "CONFIRM_BELOW", "LONE_INDEX_SCORE", "UNREAD_CARD_SCORE",
+
     "ImageInputError", "ImageNotFoundError", "NotAFileError", "EmptyImageError", "NotAnImageError",
     "TruncatedImageError", "UnreadableImageError",
     "ModelConfigError", "ModelFileError", "BackendUnavailableError", "ThresholdError",

@@ -75,7 +75,8 @@ class SecondLookConfig:
 @dataclass(frozen=True)
 class InterpretConfig:
     """Step 4, interpret (``vision.interpret``, ``identify``, ``outlines``, ``sure_reads``,
-    ``kept_apart.restore``). The first three are the caller's (``Thresholds``)."""
+    ``kept_apart.restore``). The first three are the caller's (``Recognizer(confirm_below=,
+    lone_index_score=, unread_card_score=)``), each between 0 and 1."""
 
     confirm_below: float = 0.6  # a card read less sure (score x reader probability) is flagged
     lone_index_score: float = 0.5  # an index with no card box needs this score to count
@@ -103,6 +104,24 @@ class InterpretConfig:
     own_corner_reach: float = 0.5  # a second read this near the owner's index is another card's corner
     own_card_reach: float = 1.1  # a read's index farther from its best one is not on the same card
     other_corner_reach: float = 0.25  # share of the short side: where the card's other corner lies
+
+    def __post_init__(self) -> None:
+        for name in CALLERS_THRESHOLDS:
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ThresholdError(name, value)
+
+
+# The thresholds a caller may choose (``Recognizer``'s keywords of the same names).
+CALLERS_THRESHOLDS = ("confirm_below", "lone_index_score", "unread_card_score")
+
+
+class ThresholdError(ValueError):
+    """A threshold outside 0..1. ``name`` is the threshold's parameter name, ``value`` the value."""
+
+    def __init__(self, name: str, value: float):
+        super().__init__(f"{name} must be between 0 and 1, got {value}")
+        self.name, self.value = name, value
 
 
 @dataclass(frozen=True)

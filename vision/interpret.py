@@ -4,13 +4,12 @@ Named steps, in order: merge each card's indices (``identify``), give each card 
 (``outlines``), leave reads too unsure to name unnamed, say disputed corners, drop weak
 evidence, lay the cards out in groups (``layout``), flag cards to confirm, and list the cards
 whose index could not be read. Every threshold a step uses is a field of ``InterpretConfig``
-(vision/config.py); the three a caller may tune travel together as ``Thresholds``.
+(vision/config.py); the three a caller may tune are ``Recognizer``'s keywords of the same names.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,46 +27,19 @@ from vision.notices import Code, Notice
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.sure_reads import frame_marks, lies_on_a_card, mid_face
 
-# Every threshold is ``InterpretConfig`` (vision/config.py), measured in docs/TUNING.md,
-# "interpret"; the three a caller may tune travel together as ``Thresholds``.
-CONFIRM_BELOW = DEFAULTS.interpret.confirm_below
-LONE_INDEX_SCORE = DEFAULTS.interpret.lone_index_score
-UNREAD_CARD_SCORE = DEFAULTS.interpret.unread_card_score
-
-
-class ThresholdError(ValueError):
-    """A threshold outside 0..1. ``name`` is the threshold's parameter name, ``value`` the value."""
-
-    def __init__(self, name: str, value: float):
-        super().__init__(f"{name} must be between 0 and 1, got {value}")
-        self.name, self.value = name, value
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The thresholds a caller may tune (``InterpretConfig``'s first three: what each one means)."""
-
-    confirm_below: float = CONFIRM_BELOW
-    lone_index_score: float = LONE_INDEX_SCORE
-    unread_card_score: float = UNREAD_CARD_SCORE
-
-    def __post_init__(self) -> None:
-        for name in ("confirm_below", "lone_index_score", "unread_card_score"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ThresholdError(name, value)
+# Every threshold is ``InterpretConfig`` (vision/config.py), measured in docs/TUNING.md, "interpret".
 
 
 def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
-              thresholds: Thresholds | None = None, settings: RecognitionConfig = DEFAULTS,
+              settings: RecognitionConfig = DEFAULTS,
               ground: GroundCheck | None = None) -> Recognition:
     """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, notices: ``cards_of``
     then ``read_table``, for a caller holding reads (the pipeline runs the two as stages).
-    ``thresholds``: the caller's three, over ``settings.interpret``'s. ``photo``: its size and
+    ``photo``: its size and
     scale (its pixels are not read here); ``ground``: whether an index is printed on card ground
     (``vision.ground.ground_check`` of the photo, as the pipeline passes it; None: no lone index
     counts for its ground)."""
-    config = settings.interpret if thresholds is None else with_thresholds(settings.interpret, thresholds)
+    config = settings.interpret
     return read_table(cards_of(indices, card_boxes, config), indices, photo, name, config, settings.layout, ground)
 
 
@@ -101,12 +73,6 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     notices = (*overall(len(ordered), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
                *said_unread)
     return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), notices, {}, unread)
-
-
-def with_thresholds(config: InterpretConfig, thresholds: Thresholds) -> InterpretConfig:
-    """``config`` with the caller's thresholds."""
-    return replace(config, confirm_below=thresholds.confirm_below, lone_index_score=thresholds.lone_index_score,
-                   unread_card_score=thresholds.unread_card_score)
 
 
 def overall(found: int, max_cards: int) -> tuple[Notice, ...]:

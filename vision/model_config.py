@@ -1,13 +1,20 @@
-"""models.json: which model files to load and the sizes, margin and class lists they expect."""
+"""models.json: which model files to load and the sizes, margin and class lists they expect;
+``read_models`` parses it once into ``LoadedModels``, what a recogniser is built from."""
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vision.classes import CARD_CODES, DETECTOR_CLASSES
+
+if TYPE_CHECKING:
+    from vision.config import RecognitionConfig
+    from vision.doubt import DoubtModel
 
 # The repository's models/ beside vision/ (a clone or an editable install). An installed wheel
 # carries the same files inside the package, as vision/models/ (setup.py maps the folder there).
@@ -53,3 +60,45 @@ def load_models_config(folder: str | os.PathLike) -> dict:
     except (KeyError, TypeError, json.JSONDecodeError) as exc:
         raise ModelConfigError(f"{path}: malformed ({exc.__class__.__name__}: {exc})") from exc
     return config
+
+
+@dataclass(frozen=True)
+class LoadedModels:
+    """models.json read once: what a recogniser is built from, every value from one place.
+
+    ``settings``: the tunables with the models' ``calibration`` applied; ``doubt``: their doubt
+    model (None: interpret's rules flag); ``flag_below``: the chance under which they flag a card;
+    ``provenance``: how they were made; ``raw``: the file as read."""
+
+    folder: Path
+    version: str
+    detector_file: str
+    detector_size: int
+    zoom: bool  # the closer pass for small indices (models.json may switch it off)
+    classifier_file: str
+    crop_size: int
+    crop_margin: float
+    second_look: bool
+    settings: "RecognitionConfig"
+    doubt: "DoubtModel | None"
+    provenance: dict = field(default_factory=dict, compare=False)
+    raw: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def flag_below(self) -> float:
+        return self.doubt.flag_below if self.doubt is not None else self.settings.interpret.confirm_below
+
+
+def read_models(folder: str | os.PathLike | None = None) -> LoadedModels:
+    """The models ``models_dir(folder)`` finds, parsed once (ModelConfigError, CalibrationError or
+    DoubtModelError, one line each, when models.json cannot be used)."""
+    from vision.config import from_models_json
+    from vision.doubt import doubt_model_of
+
+    path = models_dir(folder)
+    raw = load_models_config(path)
+    detector, classifier = raw["detector"], raw["classifier"]
+    return LoadedModels(path, str(raw.get("version", "unversioned")), str(detector["file"]), int(detector["imgsz"]),
+                        bool(detector.get("zoom", True)), str(classifier["file"]), int(classifier["imgsz"]),
+                        float(classifier["margin"]), bool(classifier.get("second_look", True)),
+                        from_models_json(raw), doubt_model_of(raw), dict(raw.get("provenance") or {}), raw)

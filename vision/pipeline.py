@@ -25,15 +25,15 @@ import numpy as np
 
 from vision.amend import amend
 from vision.classes import CARD_CODES
-from vision.config import RecognitionConfig, from_models_json
+from vision.config import RecognitionConfig
 from vision.decode import Photo, decode_photo, photo_from_array, read_photo
 from vision.detect import detect
 from vision.detections import Detections
-from vision.doubt import DoubtModel, doubt_model_of, weigh
+from vision.doubt import DoubtModel, weigh
 from vision.ground import ground_check
-from vision.interpret import Thresholds, ThresholdError, cards_of, interpret, read_table, with_thresholds
+from vision.interpret import cards_of, interpret, read_table
 from vision.kept_apart import restore
-from vision.model_config import load_models_config, models_dir
+from vision.model_config import LoadedModels, read_models
 from vision.outlines import Outlines
 from vision.read import read_indices
 from vision.results import Recognition
@@ -41,8 +41,6 @@ from vision.runtime import OnnxModel
 from vision.second_look import second_look
 from vision.second_reading import read_again
 from vision.stages import Candidates, Reads
-
-DEFAULT_ZOOM = True
 
 # What ``recognize`` accepts: a photo file's path, its encoded bytes, BGR pixels or a Photo.
 PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
@@ -65,31 +63,27 @@ class Recognizer:
                  confirm_below: float | None = None, lone_index_score: float | None = None,
                  unread_card_score: float | None = None, zoom: bool | None = None,
                  look_again: bool | None = None):
-        folder = models_dir(models)
-        config = load_models_config(folder)
-        self.config = config
-        # the tunables, with the values calibrated to these models (models.json "calibration")
-        self.settings: RecognitionConfig = from_models_json(config)
-        given = self.settings.interpret
-        # the doubt model decides the flags where the models ship one; interpret's rules keep their
-        # own threshold then (its flags still steer the steps after it: ``vision.phantoms``)
-        self.doubt: DoubtModel | None = doubt_model_of(config)
-        if confirm_below is not None and not 0.0 <= confirm_below <= 1.0:
-            raise ThresholdError("confirm_below", confirm_below)
-        self.flag_below = (self.doubt.flag_below if self.doubt else given.confirm_below) \
-            if confirm_below is None else confirm_below
-        self.thresholds = Thresholds(given.confirm_below if confirm_below is None or self.doubt else confirm_below,
-                                     given.lone_index_score if lone_index_score is None else lone_index_score,
-                                     given.unread_card_score if unread_card_score is None else unread_card_score)
-        # A closer pass for indices helps a detector that misses small ones; models.json may
-        # switch it off ("detector": {"zoom": false}) for a detector that does not need it.
-        self.zoom = bool(config["detector"].get("zoom", DEFAULT_ZOOM)) if zoom is None else zoom
-        self.look_again = bool(config["classifier"].get("second_look", True)) if look_again is None else look_again
-        self.detector_size = int(config["detector"]["imgsz"])
-        self.crop_size = int(config["classifier"]["imgsz"])
-        self.crop_margin = float(config["classifier"]["margin"])
-        self.detector = OnnxModel(folder / config["detector"]["file"], backend)
-        self.classifier = OnnxModel(folder / config["classifier"]["file"], backend)
+        loaded = read_models(models)
+        self.models: LoadedModels = loaded
+        self.config = loaded.raw  # models.json as read (its version, provenance)
+        # the tunables, with the values calibrated to these models (models.json "calibration");
+        # the caller's thresholds over the models' (InterpretConfig checks each is in 0..1); where the
+        # doubt model decides the flags, interpret keeps its own confirm_below (its flags still
+        # steer the steps after it: ``vision.phantoms``)
+        self.doubt: DoubtModel | None = loaded.doubt
+        chosen = {"confirm_below": confirm_below, "lone_index_score": lone_index_score,
+                  "unread_card_score": unread_card_score}
+        replace(loaded.settings.interpret, **{k: v for k, v in chosen.items() if v is not None})  # checks them
+        if self.doubt is not None:
+            chosen["confirm_below"] = None
+        self.settings: RecognitionConfig = replace(loaded.settings, interpret=replace(
+            loaded.settings.interpret, **{k: v for k, v in chosen.items() if v is not None}))
+        self.flag_below = loaded.flag_below if confirm_below is None else confirm_below
+        self.zoom = loaded.zoom if zoom is None else zoom
+        self.look_again = loaded.second_look if look_again is None else look_again
+        self.detector_size, self.crop_size, self.crop_margin = loaded.detector_size, loaded.crop_size, loaded.crop_margin
+        self.detector = OnnxModel(loaded.folder / loaded.detector_file, backend)
+        self.classifier = OnnxModel(loaded.folder / loaded.classifier_file, backend)
         self.backend = self.detector.backend
 
     def recognize(self, source: PhotoSource, name: str | None = None) -> Recognition:
@@ -139,24 +133,24 @@ class Recognizer:
     def second_look(self, pixels: np.ndarray, reads: Reads) -> Reads:
         """``reads`` with the card boxes no index was read on surely read again (``second_look``)."""
         indices, looked = second_look(self.classifier.run, pixels, reads.cards, reads.indices, self.crop_size,
-                                      self.crop_margin, min_score=self.thresholds.unread_card_score,
+                                      self.crop_margin, min_score=self.settings.interpret.unread_card_score,
                                       config=self.settings.second_look,
                                       inside_share=self.settings.interpret.inside_share)
         return Reads(indices, reads.cards, looked)
 
     def cards(self, reads: Reads) -> Outlines:
         """The cards read from the indices, each with its outline, and the unread card boxes."""
-        return cards_of(reads.indices, reads.cards, with_thresholds(self.settings.interpret, self.thresholds))
+        return cards_of(reads.indices, reads.cards, self.settings.interpret)
 
     def table(self, cards: Outlines, reads: Reads, photo: Photo, name: str) -> Recognition:
         """The cards named, laid out in groups with roles, and the notices (the photo's pixels only
         for the ground a lone index is printed on)."""
-        return read_table(cards, reads.indices, photo, name, with_thresholds(self.settings.interpret, self.thresholds),
+        return read_table(cards, reads.indices, photo, name, self.settings.interpret,
                           self.settings.layout, ground=ground_check(photo.pixels, self.settings.ground))
 
     def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
         """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
-        return interpret(indices, card_boxes, photo, name, self.thresholds, self.settings,
+        return interpret(indices, card_boxes, photo, name, self.settings,
                          ground=ground_check(photo.pixels, self.settings.ground))
 
     def index_reader(self, photo: Photo):
@@ -209,11 +203,9 @@ class Recognizer:
 
 
 def flag_threshold(models: str | os.PathLike | None = None) -> float:
-    """The chance under which the models ``models_dir(models)`` find flag a card for the player:
+    """The chance under which the models ``models_dir(models)`` finds flag a card for the player:
     their doubt model's threshold, else (models without one) interpret's ``confirm_below``."""
-    config = load_models_config(models_dir(models))
-    doubt = doubt_model_of(config)
-    return doubt.flag_below if doubt else from_models_json(config).interpret.confirm_below
+    return read_models(models).flag_below
 
 
 def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,

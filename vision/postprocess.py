@@ -9,14 +9,12 @@ from vision.config import DEFAULTS
 from vision.detections import Detections
 from vision.letterbox import Letterbox
 
-# The defaults (DetectConfig): rows under CANDIDATE_SCORE never reach NMS (ultralytics' predict
-# default); MAX_CANDIDATES bounds NMS time on a pathological output.
-CANDIDATE_SCORE = DEFAULTS.detect.candidate_score
-NMS_IOU = DEFAULTS.detect.nms_iou
-MAX_CANDIDATES = DEFAULTS.detect.max_candidates
+# The defaults are DetectConfig's: rows under its candidate_score never reach NMS (ultralytics'
+# predict default); max_candidates bounds NMS time on a pathological output.
 
 
-def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE, max_candidates: int = MAX_CANDIDATES) -> Detections:
+def decode_raw(raw: np.ndarray, min_score: float = DEFAULTS.detect.candidate_score,
+               max_candidates: int = DEFAULTS.detect.max_candidates) -> Detections:
     """Rows of a 1x(4+C)xN ultralytics output whose best class scores ``>= min_score``,
     as xyxy boxes in detector-input pixels."""
     raw = np.asarray(raw, dtype=np.float32)
@@ -34,7 +32,7 @@ def decode_raw(raw: np.ndarray, min_score: float = CANDIDATE_SCORE, max_candidat
     return Detections(xyxy, confidence[keep], class_id[keep])
 
 
-def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = NMS_IOU) -> np.ndarray:
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = DEFAULTS.detect.nms_iou) -> np.ndarray:
     """Greedy non-maximum suppression; indices of the kept boxes, best score first."""
     order = np.argsort(-np.asarray(scores), kind="stable")
     if len(order) == 0:
@@ -50,7 +48,7 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = NMS_IOU) ->
     return order[np.asarray(keep, dtype=np.int64)]
 
 
-def nms_per_class(detections: Detections, iou_threshold: float = NMS_IOU) -> Detections:
+def nms_per_class(detections: Detections, iou_threshold: float = DEFAULTS.detect.nms_iou) -> Detections:
     """NMS within each class (an index inside a card box never suppresses that card)."""
     kept = []
     for class_id in np.unique(detections.class_id):
@@ -63,8 +61,8 @@ def nms_per_class(detections: Detections, iou_threshold: float = NMS_IOU) -> Det
 
 
 def postprocess(raw: np.ndarray, letterbox: Letterbox, width: int, height: int,
-                min_score: float = CANDIDATE_SCORE, iou_threshold: float = NMS_IOU,
-                max_candidates: int = MAX_CANDIDATES) -> Detections:
+                min_score: float = DEFAULTS.detect.candidate_score, iou_threshold: float = DEFAULTS.detect.nms_iou,
+                max_candidates: int = DEFAULTS.detect.max_candidates) -> Detections:
     """Raw detector output -> NMS'd detections in photo pixels (degenerate boxes dropped)."""
     candidates = decode_raw(raw, min_score, max_candidates)
     in_photo = Detections(letterbox.to_photo(candidates.xyxy, width, height),

@@ -14,8 +14,6 @@ from vision.detections import Detections
 # An index read with less than ReadConfig.recheck_below probability is read again from wider crops
 # (ReadConfig.margin_scales) and the probabilities averaged: detector boxes often clip the suit
 # under the rank, and a wider crop brings it back (docs/TUNING.md, "read").
-READ_MARGIN_SCALES = DEFAULTS.read.margin_scales
-RECHECK_BELOW = DEFAULTS.read.recheck_below
 
 RunClassifier = Callable[[np.ndarray], np.ndarray]  # (M, 3, S, S) crops -> (M, 52) logits
 
@@ -34,7 +32,8 @@ def index_crops(pixels_bgr: np.ndarray, indices: Detections, size: int = CROP_SI
 
 def index_log_probs(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
                     size: int = CROP_SIZE, margin: float = CROP_MARGIN,
-                    scales: tuple[float, ...] = READ_MARGIN_SCALES, recheck_below: float = RECHECK_BELOW) -> np.ndarray:
+                    scales: tuple[float, ...] = DEFAULTS.read.margin_scales,
+                    recheck_below: float = DEFAULTS.read.recheck_below) -> np.ndarray:
     """(N, 52) log-probabilities of each index's card: the crop at ``margin * scales[0]``, and for
     reads below ``recheck_below`` the mean over every scale."""
     if len(indices) == 0:
@@ -65,7 +64,8 @@ def read_logits(indices: Detections, logits: np.ndarray) -> Detections:
 
 def read_indices(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
                  size: int = CROP_SIZE, margin: float = CROP_MARGIN,
-                 scales: tuple[float, ...] = READ_MARGIN_SCALES, recheck_below: float = RECHECK_BELOW) -> Detections:
+                 scales: tuple[float, ...] = DEFAULTS.read.margin_scales,
+                    recheck_below: float = DEFAULTS.read.recheck_below) -> Detections:
     """The index rows with the card each one shows (best and runner-up)."""
     if len(indices) == 0:
         return indices

@@ -6,8 +6,8 @@ a column of its own). Small and half-covered
 indices get low detector scores (0.25-0.5) while the reader reads them surely: on 150 rendered
 tuning scenes (seeds 8,500,000+, models v4, mix v3) index rows the reader read at 0.5 or more were
 right 76-97 % of the time with a detector score under 0.5 and 89-100 % over it, against 27-56 %
-under 0.4. So two different reads the reader is sure of (``SURE_READER``) are two cards, never one
-card's disputed corners (``outlines``), and a lone index read surely (``LONE_SURE``) on another
+under 0.4. So two different reads the reader is sure of (``InterpretConfig.sure_reader``) are two cards, never one
+card's disputed corners (``outlines``), and a lone index read surely (``lone_sure_reader``) on another
 card near its edge is a half-hidden card however weak its detector score (``interpret``).
 """
 
@@ -24,8 +24,6 @@ from vision.detections import UNREAD, Detections
 # docs/TUNING.md, "interpret". A court's frame (``frame_marks``) carries marks in the two corners of
 # its face where its own indices do not lie; a card lying square to the frame keeps its indices on
 # one diagonal of its box (top left and bottom right when the box stands).
-SURE_READER = DEFAULTS.interpret.sure_reader
-LONE_SURE = DEFAULTS.interpret.lone_sure_reader
 
 
 def edge_depth(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:

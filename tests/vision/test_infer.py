@@ -8,15 +8,17 @@ from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import UNREAD, Detections, Origin
 from vision.identify import merge_indices
-from vision.read import READ_MARGIN_SCALES, index_log_probs, read_logits, softmax
+from vision.read import index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
 from vision.config import DEFAULTS
-from vision.interpret import Thresholds, interpret
+from vision.interpret import interpret
 
 MAX_CARDS = DEFAULTS.interpret.max_cards
 from vision.boxes import box_iou
 from vision.postprocess import decode_raw, nms, nms_per_class, postprocess
+
+READ_MARGIN_SCALES = DEFAULTS.read.margin_scales
 
 
 # ---- the detections type ------------------------------------------------------------------------
@@ -244,12 +246,12 @@ def test_a_second_partial_box_of_a_read_card_is_not_a_phantom_card():
 def test_low_confidence_cards_are_flagged_with_their_runner_up():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes, index_prob=0.45, runner_up="6S")
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", Thresholds(confirm_below=0.5))
+    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", _with_confirm_below(0.5))
     assert sorted(c.card for c in result.cards) == sorted(codes)  # kept, not dropped
     assert all(c.confirm and c.runner_up == "6S" for c in result.cards)
     assert any("5H read with low confidence" in w and "or 6S" in w for w in map(str, result.warnings))
     assert result.as_json()["cards"][0]["confirm"] is True
-    relaxed = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", Thresholds(confirm_below=0.3))
+    relaxed = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", _with_confirm_below(0.3))
     assert not any(c.confirm for c in relaxed.cards)
 
 
@@ -302,3 +304,9 @@ def test_unsure_indices_are_read_again_from_wider_crops_and_averaged():
     assert np.allclose(probs[1], expected, atol=1e-5) and probs[1].argmax() == CARD_INDEX["8H"]
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert index_log_probs(classifier, pixels, indices[:0]).shape == (0, 52)
+
+
+def _with_confirm_below(value: float):
+    from dataclasses import replace
+
+    return replace(DEFAULTS, interpret=replace(DEFAULTS.interpret, confirm_below=value))

@@ -10,8 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.interpret import CONFIRM_BELOW
+from vision.config import DEFAULTS
 from vision.pipeline import shared_recognizer
+
+CONFIRM_BELOW = DEFAULTS.interpret.confirm_below
 
 LONG_SIDES = (480, 1000, 2000, 4000)
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
-import math
 import sys
 from dataclasses import asdict, fields
 from pathlib import Path

@@ -1,0 +1,57 @@
+"""models.json is read once into ``LoadedModels`` and a recogniser is built from it alone; every
+tunable has one home (``RecognitionConfig``), with no module-level copies of its defaults."""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from vision import LoadedModels, Recognizer, ThresholdError, flag_threshold, read_models
+from vision.config import DEFAULTS, from_models_json
+from vision.doubt import doubt_model_of
+
+VISION = Path(__file__).resolve().parents[2] / "vision"
+
+
+def test_the_shipped_models_are_read_once_into_one_value():
+    loaded = read_models()
+    raw = json.loads((loaded.folder / "models.json").read_text())
+    assert isinstance(loaded, LoadedModels) and loaded.raw == raw
+    assert (loaded.version, loaded.detector_size, loaded.crop_size) == (raw["version"], 640, raw["classifier"]["imgsz"])
+    assert loaded.crop_margin == raw["classifier"]["margin"] and loaded.zoom is True
+    assert loaded.settings == from_models_json(raw) and loaded.doubt == doubt_model_of(raw)
+    assert loaded.flag_below == loaded.doubt.flag_below == flag_threshold()
+    assert loaded.provenance["recipe"] == "v10"
+
+
+def test_a_recogniser_takes_every_value_from_the_loaded_models(tmp_path):
+    shipped = read_models()
+    for name in (shipped.detector_file, shipped.classifier_file):
+        (tmp_path / name).symlink_to(shipped.folder / name)
+    raw = dict(shipped.raw, detector=dict(shipped.raw["detector"], zoom=False))
+    raw.pop("doubt")
+    (tmp_path / "models.json").write_text(json.dumps(raw))
+    recognizer = Recognizer(tmp_path, unread_card_score=0.7)
+    assert recognizer.models.folder == tmp_path and recognizer.zoom is False and recognizer.doubt is None
+    assert recognizer.flag_below == recognizer.settings.interpret.confirm_below == flag_threshold(tmp_path)
+    assert recognizer.settings.interpret == replace(shipped.settings.interpret, unread_card_score=0.7)
+
+
+def test_a_callers_threshold_outside_0_to_1_is_refused_by_the_config_itself():
+    with pytest.raises(ThresholdError, match="^lone_index_score must be between 0 and 1, got -0.1$"):
+        replace(DEFAULTS.interpret, lone_index_score=-0.1)
+    with pytest.raises(ThresholdError, match="^confirm_below must be between 0 and 1, got 1.5$"):
+        Recognizer(confirm_below=1.5)
+
+
+def test_no_module_copies_a_default_of_the_recognition_config():
+    copies = []
+    for path in sorted(VISION.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and "DEFAULTS." in ast.unparse(node.value):
+                copies.append(f"{path.name}: {ast.unparse(node)}")
+    assert copies == []
