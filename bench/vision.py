@@ -93,14 +93,12 @@ def _render(job: tuple) -> tuple[bytes, dict]:
 
 
 def training_seeds() -> set[int]:
-    """Every scene seed of the training data sets: ``crib train``'s (dataset seeds 1-4) and the
-    next sets and the reader's crops (5-31), up to 20,000 scenes each."""
+    """Every scene seed of the training data sets: the one-shot pipeline's (dataset seeds 1-4, at
+    most 3,000 scenes: ``vision.train.experiments.one_shot``) and the next sets and the reader's
+    crops (5-31), up to 20,000 scenes each."""
     from vision.synth import scene_seed
-    from vision.train import pipeline as train
 
-    recipe = train.FULL
-    most = max(TRAINING_SET_MAX, recipe.detector_images, recipe.crop_scenes)
-    return {scene_seed(seed, i) for seed in TRAINING_SETS for i in range(most)}
+    return {scene_seed(seed, i) for seed in TRAINING_SETS for i in range(TRAINING_SET_MAX)}
 
 
 def _percentile(values: list[float], q: float) -> float:

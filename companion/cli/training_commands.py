@@ -1,16 +1,18 @@
 """``crib synth`` and ``crib train``: the data engine and training on the command line.
 
-Thin over ``vision.synth`` and ``vision.train.pipeline`` (imported inside the handlers: they need
-torch and the card art, which recognising a photo never loads).
+Thin over ``vision.synth`` and ``vision.train.recipe`` (imported inside the handlers: they need
+torch and the card art, which recognising a photo never loads). ``crib train`` replays recipes
+only; the one-shot pipeline it ran before recipes did (``--quick``, ``--resume-from``, ``--only``,
+``--real``) is an experiment now, and those flags say where it went in one line.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 
 from companion.cli.common import CliError
+
 
 def _positive(text: str) -> int:
     import argparse
@@ -22,6 +24,12 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+# Flags of the one-shot pipeline (now vision.train.experiments.one_shot): whether each takes a value.
+_MOVED = {"--quick": False, "--resume-from": True, "--only": True, "--real": False, "--epochs": True,
+          "--images": True, "--threads": True, "--data-seed": True}
+ONE_SHOT = "python -m vision.train.experiments.one_shot"
 
 
 def register(subparsers) -> None:
@@ -44,11 +52,11 @@ def register(subparsers) -> None:
 
     train = subparsers.add_parser(
         "train", add_help=False,
-        help="replay the recipe of the shipped models (vision/train/recipes/), or a quick pipeline check",
+        help="replay the recipe of the shipped models (vision/train/recipes/), or one stage of it",
         description="Replays a model recipe (default: the current one, that made models/): every stage in order, "
                     "each from the one before, or one stage from the checkpoint it started from. "
-                    "`crib train --recipe NAME --help` lists that recipe's stages. --quick, --resume-from, "
-                    "--only and --real run the older one-shot pipeline instead.")
+                    "`crib train --recipe NAME --help` lists that recipe's stages; --tiny replays them on a few "
+                    "images (the wiring, in minutes).")
     train.add_argument("-h", "--help", action=_RecipeHelp, nargs=0, help="show this help (and the recipe's stages)")
     train.add_argument("--recipe", default=None, metavar="NAME",
                        help="the recipe to replay (vision/train/recipes/NAME.toml; default: the current one)")
@@ -62,32 +70,18 @@ def register(subparsers) -> None:
     train.add_argument("--tiny", action="store_true",
                        help="replay the stages on a few images each, one epoch (checks the wiring, in minutes)")
     train.add_argument("--out", type=Path, default=None,
-                       help="where the ONNX models go (a recipe: WORK/models, `--out models` to replace the shipped "
-                            "ones; --quick build/train-quick/models; --resume-from build/train/candidate; the old "
-                            "pipeline otherwise models/)")
+                       help="where the ONNX models go (default WORK/models; `--out models` replaces the shipped ones)")
     train.add_argument("--work", type=Path, default=None,
-                       help="scratch folder for data and runs (default build/train, or build/train-quick)")
-    train.add_argument("--quick", action="store_true",
-                       help="a tiny run (a few images, 1 epoch) that checks the pipeline; never touches models/ unless --out says so")
-    train.add_argument("--only", choices=("detector", "classifier"), default=None, help="train one model only")
-    train.add_argument("--resume-from", type=Path, default=None, metavar="CHECKPOINT",
-                       help="continue the detector from this checkpoint (e.g. models/train/detector_last.pt) on "
-                            "fresh scenes instead of training from scratch; with --only classifier, continue "
-                            "the classifier from this classifier.onnx (the reader, or the CNN of models v1-v3, "
-                            "as models.json beside it says); needs --epochs")
-    train.add_argument("--real", action="store_true",
-                       help="with --resume-from CHECKPOINT.pt: continue the detector on the real photos' train split "
-                            "beside rendered v3 scenes (seeds 9, 10) instead of renders only")
-    train.add_argument("--epochs", type=_positive, default=None, help="epochs of the continuation (with --resume-from)")
-    train.add_argument("--images", type=_positive, default=None,
-                       help="scenes rendered for the continuation (default 6000 for the detector, 1000 beside the "
-                            "real photos with --real, 1200 for the classifier)")
-    train.add_argument("--threads", type=int, default=None,
-                       help="torch threads for training (default 2; 1 is faster while the other core is busy, "
-                            "see bench/train_speed.py)")
-    train.add_argument("--data-seed", type=int, default=None,
-                       help="dataset seed of the continuation's scenes, 5..20 (default 5)")
+                       help="scratch folder for data and runs (default build/recipes/NAME, NAME-tiny with --tiny)")
+    # The one-shot pipeline's flags, moved with it: accepted only to say where they went (not in --help).
+    for flag, takes_value in _MOVED.items():
+        train.add_argument(flag, dest=f"moved_{flag[2:].replace('-', '_')}", default=None, help=argparse.SUPPRESS,
+                           **({"metavar": "VALUE"} if takes_value else {"action": "store_const", "const": True}))
     train.set_defaults(handler=_train)
+
+
+def _moved_flags(args) -> list[str]:
+    return [flag for flag in _MOVED if getattr(args, f"moved_{flag[2:].replace('-', '_')}") is not None]
 
 
 class _RecipeHelp(argparse.Action):
@@ -161,12 +155,14 @@ def _synth(args) -> int:
 
 def _train(args) -> int:
     _training_runs_here()
-    if not (args.quick or args.resume_from or args.only or args.real):
-        return _replay(args)
-    if args.recipe or args.stage or args.from_stage or args.tiny or args.doubt:
-        raise CliError("--recipe, --stage, --from-stage, --tiny and --doubt replay a recipe: leave out --quick, "
-                       "--resume-from, --only and --real")
-    return _pipeline(args)
+    moved = _moved_flags(args)
+    if moved:
+        names = ", ".join(moved[:-1]) + " and " + moved[-1] if len(moved) > 1 else moved[0]
+        one = len(moved) == 1
+        raise CliError(f"{names} {'is' if one else 'are'} the one-shot pipeline's, an experiment now "
+                       f"({ONE_SHOT} takes {'it' if one else 'them'}); crib train replays recipes, whose stages say "
+                       "their data, epochs and threads (--tiny: each stage on a few images, in minutes)")
+    return _replay(args)
 
 
 def _replay(args) -> int:
@@ -177,10 +173,6 @@ def _replay(args) -> int:
 
     if args.stage and args.from_stage:
         raise CliError("--stage and --from-stage go apart: one stage alone, or stages from N on")
-    for flag, value in (("--epochs", args.epochs), ("--images", args.images), ("--data-seed", args.data_seed),
-                        ("--threads", args.threads)):
-        if value is not None:
-            raise CliError(f"{flag} is not a recipe's: its stages say their epochs, data and threads")
     chosen = recipes.load_recipe(args.recipe or recipes.CURRENT)
     if args.doubt:
         return _doubt_stage(args, chosen)
@@ -216,66 +208,4 @@ def _doubt_stage(args, chosen) -> int:
     table = recipes.fit_doubt(chosen.doubt, out, work, recipes.TINY if args.tiny else recipes.FULL,
                               log=lambda message: print(message, file=sys.stderr, flush=True))
     print(f"recipe {chosen.name}: doubt model fitted on {table} and written into {out / 'models.json'}")
-    return 0
-
-
-def _pipeline(args) -> int:
-    import sys
-
-    from vision.synth.dataset import progress_bar
-    from vision.train import pipeline
-
-    recipe = pipeline.QUICK if args.quick else pipeline.FULL
-    if args.threads is not None:
-        if args.threads < 1:
-            raise CliError(f"--threads must be at least 1, got {args.threads}")
-        recipe = replace(recipe, detector=replace(recipe.detector, threads=args.threads),
-                         classifier=replace(recipe.classifier, threads=args.threads))
-    if (args.resume_from is None) != (args.epochs is None):
-        raise CliError("--resume-from and --epochs go together")
-    if args.real:
-        if args.resume_from is None:
-            raise CliError("--real continues the detector: give --resume-from CHECKPOINT.pt --epochs N "
-                           "(a run from scratch uses the real photos for the classifier whenever they are present)")
-        if args.only == "classifier":
-            raise CliError("--real is for the detector; the classifier uses the real photos whenever they are present")
-        if args.data_seed is not None:
-            raise CliError("--data-seed does not apply with --real: its rendered scenes are seeds 9 and 10")
-    data_seed = 5 if args.data_seed is None else args.data_seed
-    steps = (args.only,) if args.only else ("detector", "classifier")
-
-    def log(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
-    work = args.work or Path("build/train-quick" if args.quick else "build/train")
-    # A continuation writes a candidate: it replaces models/ only when it measures better.
-    out = args.out or (work / "candidate" if args.resume_from else work / "models" if args.quick else Path("models"))
-    if args.resume_from is not None:
-        if not args.resume_from.is_file():
-            raise FileNotFoundError(f"--resume-from: no checkpoint at {args.resume_from}")
-        if args.only == "classifier":
-            if args.resume_from.suffix != ".onnx":
-                raise CliError(f"--resume-from: the classifier continues from its exported .onnx "
-                               f"(e.g. models/classifier.onnx), got {args.resume_from}")
-            # --resume-from names the exported classifier.onnx; --images counts rendered scenes.
-            plan = pipeline.ClassifierContinuation(args.resume_from, args.epochs, seed=data_seed,
-                                                   val_seed=data_seed + 1,
-                                                   **({"scenes": args.images} if args.images else {}))
-            accuracy = pipeline.continue_classifier(plan, out, work, recipe, log=log, progress=progress_bar)
-            print(f"classifier written to {out / 'classifier.onnx'}; val accuracy {accuracy:.4f}")
-            return 0
-        if args.resume_from.suffix != ".pt":
-            raise CliError(f"--resume-from: the detector continues from a .pt checkpoint "
-                           f"(e.g. models/train/detector_last.pt), got {args.resume_from}")
-        if args.real:
-            plan = pipeline.real_continuation(args.resume_from, args.epochs,
-                                              **({"images": args.images} if args.images else {}))
-        else:
-            plan = pipeline.Continuation(args.resume_from, args.epochs, seed=data_seed,
-                                         **({"images": args.images} if args.images else {}))
-        weights = pipeline.continue_detector(plan, out, work, recipe, log=log, progress=progress_bar)
-        print(f"detector written to {out / 'detector.onnx'}; checkpoint {weights}")
-        return 0
-    report = pipeline.run(out, work, recipe, log=log, progress=progress_bar, steps=steps)
-    print(f"models written to {out}: " + ", ".join(f"{k}={v}" for k, v in report.items() if k != "recipe"))
     return 0

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from vision.train import pipeline
+from vision.train.experiments import one_shot
 
 
 def _reader_with_trained_statistics(torch):
@@ -53,7 +53,7 @@ def test_a_cnn_export_is_not_a_reader(tmp_path):
     path = export_classifier(build_model(), tmp_path / "classifier.onnx")
     with pytest.raises(ValueError, match="not a reader export"):
         reader_from_onnx(path)
-    assert pipeline.classifier_arch(path) == pipeline.CNN_ARCH  # no models.json: by its 64 px input
+    assert one_shot.classifier_arch(path) == one_shot.CNN_ARCH  # no models.json: by its 64 px input
 
 
 def test_classifier_arch_comes_from_models_json_or_the_input_size(tmp_path):
@@ -62,21 +62,21 @@ def test_classifier_arch_comes_from_models_json_or_the_input_size(tmp_path):
     from vision.train.reader import export_reader
 
     path = export_reader(_reader_with_trained_statistics(torch), tmp_path / "classifier.onnx")
-    assert pipeline.classifier_arch(path) == pipeline.READER_ARCH  # no models.json: by its 80 px input
-    pipeline.write_models_json(tmp_path, pipeline.QUICK)
+    assert one_shot.classifier_arch(path) == one_shot.READER_ARCH  # no models.json: by its 80 px input
+    one_shot.write_models_json(tmp_path, one_shot.QUICK)
     written = json.loads((tmp_path / "models.json").read_text())["classifier"]
-    assert written["arch"] == pipeline.READER_ARCH and written["imgsz"] == 80
-    assert pipeline.classifier_arch(path) == pipeline.READER_ARCH
+    assert written["arch"] == one_shot.READER_ARCH and written["imgsz"] == 80
+    assert one_shot.classifier_arch(path) == one_shot.READER_ARCH
     # models v3's models.json has no "arch": its classifier is the CNN
     (tmp_path / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "imgsz": 64}}))
-    assert pipeline.classifier_arch(path) == pipeline.CNN_ARCH
+    assert one_shot.classifier_arch(path) == one_shot.CNN_ARCH
     (tmp_path / "models.json").write_text("[1, 2]")
     with pytest.raises(ValueError, match="no readable classifier entry"):
-        pipeline.classifier_arch(path)
+        one_shot.classifier_arch(path)
     (tmp_path / "models.json").unlink()
     (tmp_path / "broken.onnx").write_bytes(b"not a model at all")
     with pytest.raises(ValueError, match="not an ONNX model"):
-        pipeline.classifier_arch(tmp_path / "broken.onnx")
+        one_shot.classifier_arch(tmp_path / "broken.onnx")
 
 
 def test_a_reader_grown_deeper_keeps_its_blocks_and_its_export_says_its_depth(tmp_path):
@@ -106,9 +106,9 @@ def test_a_reader_grown_deeper_keeps_its_blocks_and_its_export_says_its_depth(tm
     x = torch.from_numpy(np.random.default_rng(0).random((2, 3, READER_SIZE, READER_SIZE), dtype=np.float32))
     with torch.no_grad():
         assert len(reloaded.blocks) == 13 and np.array_equal(deeper(x).numpy(), reloaded(x).numpy())
-    assert pipeline.classifier_arch(path) == reader_arch(12) == "efficientnet-lite0-cut12"  # by the file
+    assert one_shot.classifier_arch(path) == reader_arch(12) == "efficientnet-lite0-cut12"  # by the file
     (tmp_path / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "arch": reader_arch(12)}}))
-    assert pipeline.is_reader(pipeline.classifier_arch(path)) and not pipeline.is_reader(pipeline.CNN_ARCH)
+    assert one_shot.is_reader(one_shot.classifier_arch(path)) and not one_shot.is_reader(one_shot.CNN_ARCH)
 
 
 def test_train_reader_says_a_depth_it_cannot_have_before_loading_any_crops(tmp_path, capsys):

@@ -242,7 +242,7 @@ def test_gimp_pattern_reader(tmp_path):
 def test_every_training_deck_is_known_and_unknown_deck_rejected():
     from vision.synth.art import EVAL_DECKS, V2_DECKS
     from vision.synth.scene import _pick_deck
-    from vision.train.pipeline import FULL
+    from vision.train.experiments.one_shot import FULL
 
     assert "kennard" in TRAIN_DECKS and not any(d.startswith("anglo") for d in TRAIN_DECKS)
     assert set(EVAL_DECKS).isdisjoint(TRAIN_DECKS) and FULL.decks is None  # training: TRAIN_DECKS only

@@ -98,8 +98,8 @@ def test_help_with_a_recipe_lists_its_stages(capsys):
     (("--recipe", "v1"), "no recipe 'v1'; known: "),
     (("--stage", "11"), "recipe v10 has stages 1-10, not 11"),
     (("--stage", "2", "--from-stage", "3"), "--stage and --from-stage go apart"),
-    (("--epochs", "2"), "--epochs is not a recipe's"),
-    (("--quick", "--recipe", "v9"), "--recipe, --stage, --from-stage, --tiny and --doubt replay a recipe"),
+    (("--epochs", "2"), "--epochs is the one-shot pipeline's, an experiment now"),
+    (("--quick", "--recipe", "v9"), "recipes, whose stages say their data, epochs and threads"),
 ])
 def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
     work = tmp_path / "work"
@@ -206,7 +206,7 @@ def test_the_frozen_labels_answer_for_every_real_train_photo_that_needs_them():
 @pytest.mark.real_photos("rf100-poker")
 @needs_history
 def test_v10_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_path, capsys):
-    from vision.pipeline import load_models_config
+    from vision.model_config import load_models_config
     from vision.runtime import OnnxModel
 
     out = tmp_path / "models"

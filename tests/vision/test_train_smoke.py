@@ -1,4 +1,7 @@
-"""Smoke training: the whole `crib train` recipe on a few tiny images, 1 epoch, writes working models."""
+"""Smoke training (CI's): the one-shot pipeline's quick run (vision.train.experiments.one_shot) on a
+few tiny images, 1 epoch, writes working models, and its continuations continue them. A recipe's
+tiny replay (`crib train --tiny`, tests/vision/test_train_recipe.py) needs the real photos and the
+git history, which CI's clone lacks."""
 
 from __future__ import annotations
 
@@ -8,9 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.classes import CARD_CODES, DETECTOR_CLASSES
-from vision.pipeline import load_models_config
+from vision.model_config import load_models_config
 from vision.runtime import OnnxModel
-from vision.train import pipeline
+from vision.train.experiments import one_shot
 from vision.train.real_cards import RealDataError, real_dir
 
 
@@ -26,10 +29,10 @@ def _real_photos_present() -> bool:
 def test_quick_training_writes_loadable_models(tmp_path):
     out, work = tmp_path / "models", tmp_path / "work"
     messages = []
-    report = pipeline.run(out, work, pipeline.QUICK, log=messages.append)
+    report = one_shot.run(out, work, one_shot.QUICK, log=messages.append)
 
     config = load_models_config(out)
-    assert config["detector"]["imgsz"] == pipeline.QUICK.detector.imgsz
+    assert config["detector"]["imgsz"] == one_shot.QUICK.detector.imgsz
     assert config["detector"]["classes"] == list(DETECTOR_CLASSES)
     assert config["classifier"]["classes"] == list(CARD_CODES)
 
@@ -43,7 +46,7 @@ def test_quick_training_writes_loadable_models(tmp_path):
 
     from vision.train.reader import reader_from_onnx
 
-    assert config["classifier"]["arch"] == pipeline.READER_ARCH and config["classifier"]["imgsz"] == 80
+    assert config["classifier"]["arch"] == one_shot.READER_ARCH and config["classifier"]["imgsz"] == 80
     graph_input = onnx.load(str(out / "classifier.onnx")).graph.input[0].type.tensor_type.shape.dim
     assert [d.dim_value for d in graph_input[1:]] == [3, 80, 80]
     reader_from_onnx(out / "classifier.onnx")  # every reader weight is in the file by name
@@ -68,15 +71,15 @@ def test_quick_training_writes_loadable_models(tmp_path):
 
 def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_path):
     """models v1/v2 were committed as ONNX only: recover_checkpoint rebuilds a trainable .pt that
-    computes what the ONNX computes, and `crib train --resume-from` continues from it."""
+    computes what the ONNX computes, and `one_shot --resume-from` continues from it."""
     import torch
 
-    from companion.cli import main
+    from vision.train.experiments.one_shot import main
     from vision.train.recover import _letterboxed, recover_checkpoint
 
     out, work = tmp_path / "models", tmp_path / "work"
-    pipeline.run(out, work, pipeline.QUICK, log=lambda m: None, steps=("detector",))
-    size = pipeline.QUICK.detector.imgsz
+    one_shot.run(out, work, one_shot.QUICK, log=lambda m: None, steps=("detector",))
+    size = one_shot.QUICK.detector.imgsz
     images = sorted((work / "det_train" / "images").glob("*.jpg"))
     checkpoint = recover_checkpoint(out / "detector.onnx", work / "det_train" / "images", tmp_path / "rec.pt", work,
                                     imgsz=size)
@@ -91,7 +94,7 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
     assert np.abs(torch_out[:, 4:] - onnx_out[:, 4:]).max() < 0.01  # class scores
     assert np.abs(torch_out[:, :4] - onnx_out[:, :4]).max() < 0.5   # boxes, pixels (fp16 checkpoint)
 
-    status = main(["train", "--quick", "--resume-from", str(checkpoint), "--epochs", "1", "--images", "3",
+    status = main(["--quick", "--resume-from", str(checkpoint), "--epochs", "1", "--images", "3",
                    "--data-seed", "5", "--threads", "1", "--work", str(work)])
     assert status == 0
     assert (work / "candidate" / "detector.onnx").is_file()
@@ -103,13 +106,13 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
 
     # --real: the same continuation on a few real train photos beside rendered scenes (real_mix's data)
     real_work = tmp_path / "real"
-    status = main(["train", "--quick", "--real", "--resume-from", str(work / "candidate" / "train" / "detector_last.pt"),
+    status = main(["--quick", "--real", "--resume-from", str(work / "candidate" / "train" / "detector_last.pt"),
                    "--epochs", "1", "--images", "2", "--threads", "1", "--work", str(real_work)])
     if not _real_photos_present():
         assert status == 2 and not (real_work / "candidate").exists()
         return
     assert status == 0
-    assert len(list((real_work / "real_train" / "labels").glob("*.txt"))) <= pipeline.QUICK.real_photos
+    assert len(list((real_work / "real_train" / "labels").glob("*.txt"))) <= one_shot.QUICK.real_photos
     assert "real_train" in (real_work / "real_mix.yaml").read_text()
     epochs_run = (real_work / "runs" / "detector_real" / "results.csv").read_text().strip().splitlines()[1:]
     assert [row.split(",")[0] for row in epochs_run] == ["1"]
@@ -119,11 +122,11 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
 
 def test_classifier_continues_from_its_onnx(tmp_path):
     """recover_classifier rebuilds an exported CNN classifier (models v1-v3's kind) exactly (eval
-    mode), and `crib train --only classifier --resume-from classifier.onnx` continues it on v3-mix
+    mode), and `one_shot --only classifier --resume-from classifier.onnx` continues it on v3-mix
     crops when the models.json beside it names no "arch" (as models v3's did)."""
     import torch
 
-    from companion.cli import main
+    from vision.train.experiments.one_shot import main
     from vision.train import crops_data
     from vision.train.classifier import build_model, export_classifier
     from vision.train.recover import recover_classifier
@@ -137,7 +140,7 @@ def test_classifier_continues_from_its_onnx(tmp_path):
             module.running_var.copy_(torch.rand(module.running_var.shape, generator=generator) + 0.5)
     start = export_classifier(cnn.eval(), tmp_path / "v3" / "classifier.onnx")
     (tmp_path / "v3" / "models.json").write_text(json.dumps({"classifier": {"file": "classifier.onnx", "imgsz": 64}}))
-    assert pipeline.classifier_arch(start) == pipeline.CNN_ARCH
+    assert one_shot.classifier_arch(start) == one_shot.CNN_ARCH
 
     crops, _ = crops_data.scene_crops(crops_data.scene_seed(7, 0), 1, mix="v3", jitter=crops_data.MEASURED_JITTER)
     assert len(crops) > 0
@@ -149,7 +152,7 @@ def test_classifier_continues_from_its_onnx(tmp_path):
     assert np.abs(ours - reference).max() < 1e-3
 
     work = tmp_path / "work"
-    status = main(["train", "--quick", "--only", "classifier", "--resume-from", str(start),
+    status = main(["--quick", "--only", "classifier", "--resume-from", str(start),
                    "--epochs", "1", "--images", "2", "--data-seed", "7", "--work", str(work)])
     assert status == 0
     continued = OnnxModel(work / "candidate" / "classifier.onnx", "onnxruntime").run(x)
@@ -158,9 +161,9 @@ def test_classifier_continues_from_its_onnx(tmp_path):
 
 def test_quick_reader_continues_from_its_onnx_and_trains_without_real_photos(tmp_path, monkeypatch, capsys):
     """Without the real photos the reader trains on rendered crops and says so; a one-model run
-    keeps the other model's models.json entry; `crib train --only classifier --resume-from`
+    keeps the other model's models.json entry; `one_shot --only classifier --resume-from`
     continues a reader export (models.json says its arch) with reader_from_onnx."""
-    from companion.cli import main
+    from vision.train.experiments.one_shot import main
 
     empty = tmp_path / "no-photos"  # a root holding no dataset folder
     empty.mkdir()
@@ -170,7 +173,7 @@ def test_quick_reader_continues_from_its_onnx_and_trains_without_real_photos(tmp
     (out / "models.json").write_text(json.dumps({"detector": {"file": "detector.onnx", "imgsz": 320,
                                                               "classes": list(DETECTOR_CLASSES)}}))
     messages = []
-    report = pipeline.run(out, work, pipeline.QUICK, log=messages.append, steps=("classifier",))
+    report = one_shot.run(out, work, one_shot.QUICK, log=messages.append, steps=("classifier",))
     assert [m for m in messages if "real photos" in m] == [
         f"real photos not found, the classifier trains on rendered crops only ({empty / 'cardcounterml'}: no images/ "
         "and labels/ here; "
@@ -178,16 +181,16 @@ def test_quick_reader_continues_from_its_onnx_and_trains_without_real_photos(tmp
     assert "classifier_real_val_accuracy" not in report
     config = load_models_config(out)
     assert config["detector"]["imgsz"] == 320  # kept: this run trained no detector
-    assert config["classifier"]["arch"] == pipeline.READER_ARCH
+    assert config["classifier"]["arch"] == one_shot.READER_ARCH
 
     crops = np.random.default_rng(1).random((2, 3, 80, 80), dtype=np.float32)
     before = OnnxModel(out / "classifier.onnx", "onnxruntime").run(crops)
     capsys.readouterr()
-    status = main(["train", "--quick", "--only", "classifier", "--resume-from", str(out / "classifier.onnx"),
+    status = main(["--quick", "--only", "classifier", "--resume-from", str(out / "classifier.onnx"),
                    "--epochs", "1", "--images", "2", "--data-seed", "7", "--threads", "1", "--work", str(work)])
     assert status == 0
     continued = work / "candidate" / "classifier.onnx"
     after = OnnxModel(continued, "onnxruntime").run(crops)
     assert after.shape == before.shape and not np.allclose(after, before)
-    assert pipeline.classifier_arch(continued) == pipeline.READER_ARCH  # by its input: no models.json there
-    assert f"({pipeline.READER_ARCH}): val accuracy" in capsys.readouterr().err
+    assert one_shot.classifier_arch(continued) == one_shot.READER_ARCH  # by its input: no models.json there
+    assert f"({one_shot.READER_ARCH}): val accuracy" in capsys.readouterr().err

@@ -23,6 +23,12 @@ class FinetuneStage:
 
 @dataclass(frozen=True)
 class DetectorRecipe:
+    """How the detector trains: the model, augmentation, optimizer and threads (their one home),
+    and the from-start schedule (``epochs``, ``lr0`` -> ``lr0 * lrf``: the models-v4 design's first
+    stage, which the one-shot experiment and ``lite0_vs_yolo11n`` train). A recipe's stage states
+    its own schedule and size (``vision/train/recipes/*.toml``); a continuation's schedule is a
+    ``FinetuneStage`` of its own tool (``real_mix.CONTINUATION``, ``gpu_run.DeviceRun``)."""
+
     # ultralytics' yolo11n.yaml, or str(lite0_backbone.LITE0_YAML): the same neck and head on
     # EfficientNet-Lite0's ImageNet features (its backbone loads them when the trainer builds it)
     model_yaml: str = "yolo11n.yaml"
@@ -45,9 +51,9 @@ class DetectorRecipe:
     # Torch threads for CPU training. Ultralytics uses cpu_count - 1 (ONE on a 2-core machine);
     # measured in models/MODEL.md: 2 threads train ~1.8x faster here. 0 keeps ultralytics' choice.
     threads: int = 2
-    # Stages 2, 3, ...: each continues from the previous stage's last weights. Stage 2 (one
-    # epoch at a low rate) was measured first; stage 3 is the longer run that followed it.
-    finetune: tuple[FinetuneStage, ...] = (FinetuneStage(1, 0.0004, 0.25), FinetuneStage(8, 0.001, 0.05, stop_after=7))
+    # Stages 2, 3, ...: each continues from the previous stage's last weights (the one-shot
+    # experiment's FULL states its two; none by default).
+    finetune: tuple[FinetuneStage, ...] = ()
     # A time box for every stage (ultralytics' ``time``, hours of wall clock: it re-plans the epochs
     # and the rate schedule after each epoch to end on time); None trains ``epochs``.
     hours: float | None = None

@@ -45,6 +45,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.train.real_mix import SYNTH_VAL_SEED
+
 ART_QUALITY = 85  # WebP quality of the carried art: alpha kept, ~5x smaller than PNG
 POKER_QUALITY = 70  # JPEG quality of rf100-poker's photos carried at 640 px (their originals are 960x720)
 POKER_LONGEST = 640  # the training input side: the photo is never seen larger
@@ -183,7 +185,7 @@ def packed_decks(pack_dir: Path) -> tuple[str, ...] | None:
 
 def build_training_data(pack_dir: Path, work: Path, renders: list[tuple[str | None, int, int]], val: int,
                         real_repeat: int, limit_real: int | None = None, log=print, mix: str = "v4",
-                        val_seed: int = 10) -> Path:
+                        val_seed: int = SYNTH_VAL_SEED) -> Path:
     """The real sets (carried + made again) and fresh ``mix`` renders; returns the data yaml."""
     from vision.synth.dataset import write_dataset
     from vision.train.real_looks import write_variant_set
@@ -291,7 +293,7 @@ class DeviceRun:
                                                         ("fan", 1400, 41))
     mix: str = "v4"
     val: int = 40
-    val_seed: int = 10
+    val_seed: int = SYNTH_VAL_SEED
     real_repeat: int = 2  # the real sets twice an epoch: about half of it, as in real_mix's 2,448 of 4,048
     device: str = "0"
     imgsz: int = 640

@@ -19,6 +19,10 @@ from pathlib import Path
 from vision.train.detector import DetectorRecipe, FinetuneStage, run_stage
 
 SYNTH_SEED, SYNTH_VAL_SEED = 9, 10  # continuation seeds (5-20), v3 mix, 640 px
+# The command line's continuation (models v4's, from models/train/detector_last.pt): its schedule and
+# renders; the one-shot experiment's ``--real`` continuation takes the same. A recipe's stages state their own.
+CONTINUATION = FinetuneStage(epochs=25, lr0=0.001, lrf=0.1)
+SYNTH_IMAGES, SYNTH_VAL_IMAGES = 1000, 60
 # Models v5: rf100-poker's 1,003 train photos (12 hands shot ~100 times each) outnumbered
 # cardcounterml's 556 and its black deck lost recall after 3 epochs (50.0 -> 41.4 %, real val):
 # cardcounterml's photos are shown twice an epoch and every second rf100-poker photo once.
@@ -128,11 +132,11 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", type=Path, default=Path("models/train/detector_last.pt"))
     parser.add_argument("--work", type=Path, default=Path("build/rt"))
-    parser.add_argument("--epochs", type=int, default=25)
-    parser.add_argument("--lr0", type=float, default=0.001)
-    parser.add_argument("--lrf", type=float, default=0.1)
-    parser.add_argument("--synth", type=int, default=1000)
-    parser.add_argument("--synth-val", type=int, default=60)
+    parser.add_argument("--epochs", type=int, default=CONTINUATION.epochs)
+    parser.add_argument("--lr0", type=float, default=CONTINUATION.lr0)
+    parser.add_argument("--lrf", type=float, default=CONTINUATION.lrf)
+    parser.add_argument("--synth", type=int, default=SYNTH_IMAGES)
+    parser.add_argument("--synth-val", type=int, default=SYNTH_VAL_IMAGES)
     parser.add_argument("--mix", default="v3", help="rendered data mix: v3 (models v4) or v4 (overlaps, whole shows)")
     parser.add_argument("--name", default="detector_real")
     parser.add_argument("--looks", action="store_true",
@@ -145,15 +149,15 @@ def main(argv=None) -> None:
                         help="a wall-clock box for the stage (ultralytics fits the epochs to it after the first)")
     parser.add_argument("--stop-after", type=int, default=None,
                         help="stop after this many epochs of --epochs' learning-rate schedule")
-    parser.add_argument("--imgsz", type=int, default=512,
+    parser.add_argument("--imgsz", type=int, default=DetectorRecipe.imgsz,
                         help="training input side (a multiple of 32); the shipped detector is fully convolutional, "
                              "so its weights start a larger input (issue 39: 640 for small indices on whole tables)")
-    parser.add_argument("--threads", type=int, default=2,
+    parser.add_argument("--threads", type=int, default=DetectorRecipe.threads,
                         help="torch threads; 1 when other training shares the 2 cores (2 threads on a shared "
                              "core measured 16.8 s a batch against 2.8 s alone)")
-    parser.add_argument("--batch", type=int, default=16,
+    parser.add_argument("--batch", type=int, default=DetectorRecipe.batch,
                         help="images a batch (8 at 640 px: Lite0's batch of 16 at 640 took over 24 GB and was killed)")
-    parser.add_argument("--cache", choices=("ram", "disk"), default="ram",
+    parser.add_argument("--cache", choices=("ram", "disk"), default=DetectorRecipe.cache,
                         help="where ultralytics keeps decoded images (disk: ~5 GB less memory for 4,000 images at 640)")
     parser.add_argument("--snapshot-minutes", type=float, default=None,
                         help="also save weights/snapshot.pt this often inside an epoch")

@@ -26,6 +26,10 @@ import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from vision.train.detector import DetectorRecipe
+from vision.train.real_mix import SYNTH_SEED, SYNTH_VAL_SEED
+from vision.train.train_reader import REAL_REPEAT
+
 RECIPES_DIR = Path(__file__).resolve().parent / "recipes"
 REPO = Path(__file__).resolve().parents[2]
 CURRENT = "v10"  # the recipe of the models in models/ (``crib train`` alone replays it)
@@ -67,9 +71,9 @@ class Data:
     mix: str = "v4"
     looks: bool = False
     synth: int = 0
-    synth_seed: int = 9
+    synth_seed: int = SYNTH_SEED
     synth_val: int = 0
-    val_seed: int = 10
+    val_seed: int = SYNTH_VAL_SEED
     layout_renders: tuple[tuple[str, int, int], ...] = ()  # layout "mixed": the mix's own (a device stage's)
     real_labels: str | None = None
     # reader stages
@@ -90,11 +94,11 @@ class Stage:
     lr0: float = 0.0  # detector
     lrf: float = 0.1  # detector
     stop_after: int | None = None  # detector: the run ended after this many epochs of its schedule
-    cache: str = "ram"  # detector: where ultralytics keeps decoded images ("disk" at 640 px in 24 GB)
+    cache: str = DetectorRecipe.cache  # detector: where ultralytics keeps decoded images ("disk" at 640 px in 24 GB)
     lr: float = 0.0  # reader
-    imgsz: int = 512
-    batch: int = 16
-    real_repeat: int = 2  # the real crops (reader) or the real sets (device stage) this many times an epoch
+    imgsz: int = DetectorRecipe.imgsz
+    batch: int = DetectorRecipe.batch
+    real_repeat: int = REAL_REPEAT  # the real crops (reader) or the real sets (device stage) this many times an epoch
     logged_s: int = 0  # the seconds the historical run's log records
     log: str = ""
     history: str = ""

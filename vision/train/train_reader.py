@@ -23,6 +23,9 @@ from vision.train.reader import (CUT_AFTER_BLOCK, READER_SIZE, build_reader, dee
                                  reader_from_onnx)
 
 REAL_REPEAT = 2  # real crops appear this many times per epoch beside the rendered ones
+# The reader's optimiser settings (models v4's reader): the command line's defaults, and the one-shot
+# experiment's classifier. A recipe's reader stages state their epochs, rate, batch and threads.
+READER_RECIPE = ClassifierRecipe(epochs=8, batch=128, lr=2e-3, weight_decay=1e-4, threads=1)
 
 
 def few_of_each_set(photos: list, n: int) -> list:
@@ -40,10 +43,10 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synth", type=Path, action="append", default=[])
     parser.add_argument("--out", type=Path, default=Path("build/rt/reader"))
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--epochs", type=int, default=READER_RECIPE.epochs)
+    parser.add_argument("--lr", type=float, default=READER_RECIPE.lr)
+    parser.add_argument("--batch", type=int, default=READER_RECIPE.batch)
+    parser.add_argument("--threads", type=int, default=READER_RECIPE.threads)
     parser.add_argument("--start", type=Path)
     parser.add_argument("--scratch", action="store_true")
     parser.add_argument("--last-block", type=int, default=None,
@@ -82,8 +85,7 @@ def main(argv=None) -> None:
     print(f"data: {real_count} real train crops (x{repeat}), {len(rendered_y)} rendered, {len(val_y)} real val crops "
           f"({time.time() - t:.0f} s)", flush=True)
     del rendered, rendered_x, rendered_y  # x holds them now: the crops are the run's largest memory
-    recipe = replace(ClassifierRecipe(), epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads,
-                     weight_decay=1e-4)
+    recipe = replace(READER_RECIPE, epochs=args.epochs, lr=args.lr, batch=args.batch, threads=args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "log.jsonl"
 

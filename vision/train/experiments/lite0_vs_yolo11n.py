@@ -17,8 +17,8 @@ from vision.train.lite0_detector import ARCHS
 def train_from_start(arch: str, data_yaml: Path, work: Path, hours: float | None, epochs: int = 10, threads: int = 2,
                      models: Path = Path("models")) -> Path:
     """One architecture trained from its start (YOLO11n: random weights; Lite0: ImageNet
-    features, fresh neck and head) with the first-stage recipe of ``train_detector`` (warm-up,
-    mosaic 0.5, AdamW 0.0025 decaying to 5 %), for ``hours`` of wall clock (the schedule re-planned
+    features, fresh neck and head) with ``DetectorRecipe``'s from-start schedule (warm-up,
+    mosaic, AdamW at its rate decaying linearly), for ``hours`` of wall clock (the schedule re-planned
     to end on time) or ``epochs``; no fine-tune stages. Writes ``work/ARCH/models/``: the new
     detector.onnx beside ``models``' classifier and models.json, for ``bench/vision.py --models``.
     Returns that folder."""

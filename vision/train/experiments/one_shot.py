@@ -1,7 +1,14 @@
-"""The one-shot pipeline of the models-v4 design (``crib train --quick``, ``--resume-from``, ``--only``,
-``--real``): render, train both models, export, in one go (fixed seeds, no downloads). The shipped
-models are rebuilt by their recipe instead (``vision.train.recipe``, ``crib train``); models this
-pipeline writes say version 4, the design it trains.
+"""Experiment (models v4, not in any recipe): the one-shot pipeline of the models-v4 design, which
+``crib train`` ran before recipes did (``--quick``, ``--resume-from``, ``--only``, ``--real``):
+render, train both models, export, in one go (fixed seeds, no downloads), or continue a committed
+checkpoint on fresh scenes. The shipped models are rebuilt by their recipe instead
+(``vision.train.recipe``, ``crib train``); models this pipeline writes say version 4, the design it
+trains. The quick run is CI's smoke training (``tests/vision/test_train_smoke.py``): a few tiny
+images, one epoch, both models written and loaded.
+
+    python -m vision.train.experiments.one_shot --quick                 # minutes: build/train-quick/models
+    python -m vision.train.experiments.one_shot --resume-from models/train/detector_last.pt --epochs 2 [--real]
+    python -m vision.train.experiments.one_shot --only classifier --resume-from models/classifier.onnx --epochs 1
 
 Seeds: detector train scenes 1, detector val scenes 2, classifier train crops 3, classifier val
 crops 4. Evaluation uses other seeds (bench: its own), never these.
@@ -16,24 +23,24 @@ from __future__ import annotations
 import datetime
 import json
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.classes import CARD_CODES, DETECTOR_CLASSES
 from vision.crops import CROP_MARGIN, CROP_SIZE
+from vision.train import real_mix
 from vision.train.classifier import ClassifierRecipe
 from vision.train.detector import DetectorRecipe, FinetuneStage
 from vision.train.reader import ARCH_PREFIX, READER_SIZE, last_block_of, reader_arch
+from vision.train.train_reader import READER_RECIPE
 
 SEED_DETECTOR_TRAIN, SEED_DETECTOR_VAL, SEED_CROPS_TRAIN, SEED_CROPS_VAL = 1, 2, 3, 4
 MODEL_VERSION = "4"  # the design this pipeline trains (a YOLO11n detector, the cut-10 reader)
 # models.json "arch" of the classifier: the reader of models v4, or the small CNN of v1-v3
 # (a models.json without "arch" is one of those).
 READER_ARCH, CNN_ARCH = reader_arch(), "cnn7"  # "efficientnet-lite0-cut10": the reader `crib train` trains
-# The reader's optimiser settings as vision/train/train_reader.py runs them.
-READER_RECIPE = ClassifierRecipe(epochs=8, batch=128, lr=2e-3, weight_decay=1e-4)
 CNN_RECIPE = ClassifierRecipe()  # models v3's classifier (a --resume-from of one continues with it)
 
 
@@ -43,8 +50,8 @@ def is_reader(arch: str) -> bool:
     return arch.startswith(ARCH_PREFIX)
 
 
-# A --real detector continuation renders this many v3 scenes beside the real photos (real_mix's default).
-REAL_MIX_IMAGES = 1000
+# A --real detector continuation renders this many v3 scenes beside the real photos (real_mix's).
+REAL_MIX_IMAGES = real_mix.SYNTH_IMAGES
 
 
 @dataclass(frozen=True)
@@ -58,9 +65,13 @@ class TrainRecipe:
     decks: tuple[str, ...] | None = None  # None: every training deck
     crop_mix: str = "v3"  # the rendered crops' data mix (jittered as models v2's detector erred)
     real_photos: int | None = None  # real photos used of each split side (None: all of them)
-    real_val_images: int = 60  # rendered val scenes of a --real detector continuation (real_mix's default)
-    detector: DetectorRecipe = field(default_factory=DetectorRecipe)
-    classifier: ClassifierRecipe = READER_RECIPE
+    real_val_images: int = real_mix.SYNTH_VAL_IMAGES  # rendered val scenes of a --real detector continuation
+    # From the start (DetectorRecipe's schedule), then stage 2 (one epoch at a low rate, measured
+    # first) and stage 3 (the longer run that followed it).
+    detector: DetectorRecipe = DetectorRecipe(finetune=(FinetuneStage(1, 0.0004, 0.25),
+                                                        FinetuneStage(8, 0.001, 0.05, stop_after=7)))
+    # train_reader's settings on the detector's threads (--threads sets both)
+    classifier: ClassifierRecipe = replace(READER_RECIPE, threads=DetectorRecipe.threads)
 
 
 FULL = TrainRecipe()
@@ -69,7 +80,7 @@ QUICK = TrainRecipe(
     crops_per_index=1, decks=("kennard",), real_photos=4, real_val_images=2,
     detector=DetectorRecipe(imgsz=128, epochs=1, batch=4, cache=False, mosaic=0.0, close_mosaic=0,
                             finetune=(FinetuneStage(2, 0.001, 0.5, stop_after=1),)),
-    classifier=replace(READER_RECIPE, epochs=1, batch=32),
+    classifier=replace(FULL.classifier, epochs=1, batch=32),
 )
 
 
@@ -171,8 +182,9 @@ class Continuation:
 
 
 def real_continuation(weights: Path, epochs: int, images: int = REAL_MIX_IMAGES) -> Continuation:
-    """A ``real`` continuation with real_mix's schedule (lr 0.001 -> x0.1) and run name."""
-    return Continuation(weights, epochs, images=images, lr0=0.001, lrf=0.1, name="detector_real", real=True)
+    """A ``real`` continuation with real_mix's schedule (``real_mix.CONTINUATION``'s rate) and run name."""
+    return Continuation(weights, epochs, images=images, lr0=real_mix.CONTINUATION.lr0, lrf=real_mix.CONTINUATION.lrf,
+                        name="detector_real", real=True)
 
 
 def continue_detector(plan: Continuation, out: Path, work: Path, recipe: TrainRecipe = FULL, log=print,
@@ -337,3 +349,134 @@ def _plain(value):
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+# --- the command line (what ``crib train --quick``, ``--resume-from``, ``--only`` and ``--real`` were) ---
+
+PROG = "python -m vision.train.experiments.one_shot"
+
+
+def _positive(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _parser():
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=PROG, description="The one-shot pipeline of the models-v4 design "
+                                     "(an experiment; crib train replays recipes): train both models, or continue one.")
+    parser.add_argument("--quick", action="store_true",
+                        help="a tiny run (a few images, 1 epoch) that checks the pipeline; never touches models/ "
+                             "unless --out says so")
+    parser.add_argument("--only", choices=("detector", "classifier"), default=None, help="train one model only")
+    parser.add_argument("--resume-from", type=Path, default=None, metavar="CHECKPOINT",
+                        help="continue the detector from this checkpoint (e.g. models/train/detector_last.pt) on "
+                             "fresh scenes instead of training from scratch; with --only classifier, continue "
+                             "the classifier from this classifier.onnx (the reader, or the CNN of models v1-v3, "
+                             "as models.json beside it says); needs --epochs")
+    parser.add_argument("--real", action="store_true",
+                        help="with --resume-from CHECKPOINT.pt: continue the detector on the real photos' train split "
+                             "beside rendered v3 scenes (seeds 9, 10) instead of renders only")
+    parser.add_argument("--epochs", type=_positive, default=None, help="epochs of the continuation (with --resume-from)")
+    parser.add_argument("--images", type=_positive, default=None,
+                        help="scenes rendered for the continuation (default 6000 for the detector, 1000 beside the "
+                             "real photos with --real, 1200 for the classifier)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch threads for training (default 2; 1 is faster while the other core is busy, "
+                             "see bench/train_speed.py)")
+    parser.add_argument("--data-seed", type=int, default=None,
+                        help="dataset seed of the continuation's scenes, 5..20 (default 5)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where the ONNX models go (default: --quick WORK/models, --resume-from WORK/candidate, "
+                             "otherwise models/)")
+    parser.add_argument("--work", type=Path, default=None,
+                        help="scratch folder for data and runs (default build/train, or build/train-quick)")
+    return parser
+
+
+class _Refused(ValueError):
+    """Input the pipeline cannot run: one line, exit status 2."""
+
+
+def main(argv=None) -> int:
+    """Parse, check and run; bad input (and missing photos or checkpoints) is one line on stderr and
+    exit status 2, before anything is rendered."""
+    import sys
+
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (_Refused, FileNotFoundError, ValueError) as exc:  # RealDataError is a ValueError
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
+    import sys
+
+    from vision.synth.dataset import progress_bar
+
+    recipe = QUICK if args.quick else FULL
+    if args.threads is not None:
+        if args.threads < 1:
+            raise _Refused(f"--threads must be at least 1, got {args.threads}")
+        recipe = replace(recipe, detector=replace(recipe.detector, threads=args.threads),
+                         classifier=replace(recipe.classifier, threads=args.threads))
+    if (args.resume_from is None) != (args.epochs is None):
+        raise _Refused("--resume-from and --epochs go together")
+    if args.real:
+        if args.resume_from is None:
+            raise _Refused("--real continues the detector: give --resume-from CHECKPOINT.pt --epochs N "
+                           "(a run from scratch uses the real photos for the classifier whenever they are present)")
+        if args.only == "classifier":
+            raise _Refused("--real is for the detector; the classifier uses the real photos whenever they are present")
+        if args.data_seed is not None:
+            raise _Refused("--data-seed does not apply with --real: its rendered scenes are seeds 9 and 10")
+    data_seed = 5 if args.data_seed is None else args.data_seed
+    steps = (args.only,) if args.only else ("detector", "classifier")
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    work = args.work or Path("build/train-quick" if args.quick else "build/train")
+    # A continuation writes a candidate: it replaces models/ only when it measures better.
+    out = args.out or (work / "candidate" if args.resume_from else work / "models" if args.quick else Path("models"))
+    if args.resume_from is not None:
+        if not args.resume_from.is_file():
+            raise FileNotFoundError(f"--resume-from: no checkpoint at {args.resume_from}")
+        if args.only == "classifier":
+            if args.resume_from.suffix != ".onnx":
+                raise _Refused(f"--resume-from: the classifier continues from its exported .onnx "
+                               f"(e.g. models/classifier.onnx), got {args.resume_from}")
+            # --resume-from names the exported classifier.onnx; --images counts rendered scenes.
+            plan = ClassifierContinuation(args.resume_from, args.epochs, seed=data_seed, val_seed=data_seed + 1,
+                                          **({"scenes": args.images} if args.images else {}))
+            accuracy = continue_classifier(plan, out, work, recipe, log=log, progress=progress_bar)
+            print(f"classifier written to {out / 'classifier.onnx'}; val accuracy {accuracy:.4f}")
+            return 0
+        if args.resume_from.suffix != ".pt":
+            raise _Refused(f"--resume-from: the detector continues from a .pt checkpoint "
+                           f"(e.g. models/train/detector_last.pt), got {args.resume_from}")
+        if args.real:
+            plan = real_continuation(args.resume_from, args.epochs, **({"images": args.images} if args.images else {}))
+        else:
+            plan = Continuation(args.resume_from, args.epochs, seed=data_seed,
+                                **({"images": args.images} if args.images else {}))
+        weights = continue_detector(plan, out, work, recipe, log=log, progress=progress_bar)
+        print(f"detector written to {out / 'detector.onnx'}; checkpoint {weights}")
+        return 0
+    report = run(out, work, recipe, log=log, progress=progress_bar, steps=steps)
+    print(f"models written to {out}: " + ", ".join(f"{k}={v}" for k, v in report.items() if k != "recipe"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
