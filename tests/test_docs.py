@@ -93,3 +93,18 @@ def test_the_install_section_leads_with_what_works_today():
     assert not [c for c in commands if "crib-companion[" in c]
     prose = section.split("```", 2)[2]
     assert "pip install 'crib-companion[app]'" in prose and "release" in prose
+
+
+@pytest.mark.parametrize("state", ["show-29", "show-crib-24", "pegging-points"])
+def test_the_app_guide_shows_the_longest_show_and_pegging_by_points_at_the_three_sizes(state):
+    """Issue 48 s4: the 29 hand, the 24 crib and pegging by points screenshotted at 1280x800,
+    800x1280 and 720x1280 (make screenshots), and the app's guide showing them."""
+    from PIL import Image
+
+    sizes = {"": (1280, 800), "-portrait": (800, 1280), "-phone": (720, 1280)}
+    for suffix, size in sizes.items():
+        path = ROOT / "docs" / "screenshots" / f"{state}{suffix}.png"
+        assert path.exists(), path
+        with Image.open(path) as picture:
+            assert picture.size == size, path
+    assert f"{state}*.png" in (ROOT / "docs" / "APP.md").read_text()
