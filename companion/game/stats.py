@@ -14,9 +14,12 @@ import csv
 from dataclasses import asdict, dataclass
 from typing import Iterable, TextIO
 
+from companion.rules import GameEnd
+
 from companion.game.engine import Game, replay
 from companion.game.history import walk
 from companion.game.journal import Store
+from companion.game.phase import Phase
 
 CSV_FIELDS = ("player", "games", "wins", "skunks_won", "skunked", "deals", "average_hand", "average_crib",
               "average_pegging", "muggins_given", "muggins_taken", "best_hand", "best_hand_cards")
@@ -94,8 +97,8 @@ def add_game(table: dict[str, PlayerStats], game: Game) -> None:
             row.games += 1
             if side == result.winner:
                 row.wins += 1
-                row.skunks_won += result.kind != "win"
-            elif any(loser[0] == side and loser[2] != "win" for loser in result.losers):
+                row.skunks_won += result.kind is not GameEnd.WIN
+            elif any(loser[0] == side and loser[2] is not GameEnd.WIN for loser in result.losers):
                 row.skunked += 1
 
 
@@ -104,7 +107,7 @@ def deals_played(game: Game) -> set[tuple[int, int]]:
     (in the play or at the show), or the current deal at its show."""
     played = {(record.game, record.deal) for record in game.shows}
     played |= {(result.number, result.deals) for result in game.results if result.deals > 0}
-    if game.phase == "show" and game.deal_number > 0:
+    if game.phase is Phase.SHOW and game.deal_number > 0:
         played.add((game.game_number, game.deal_number))
     return played
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from companion.game.phase import Phase
+from companion.game.session import GameSession
 from companion.ui import quiet_kivy
 
 
@@ -124,9 +125,9 @@ class Headless:
             playable = [c for c in hands[view.to_act] if view.count + Card.parse(c).value <= 31]
             if playable:
                 hands[view.to_act].remove(playable[0])
-                self.companion.act("lay", playable[0])
+                self.companion.act(GameSession.lay, playable[0])
             else:
-                self.companion.act("go")
+                self.companion.act(GameSession.go)
             self.wait()
 
     def screen(self, name: str | None = None):

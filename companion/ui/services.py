@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -121,12 +122,22 @@ class Companion:
                 done(view)
         return opened
 
-    def act(self, action: str, *args, done: Done = None, failed: Failed = None, **kwargs) -> None:
-        """A session action (discard, cut, lay, go, show, muggins, decline, undo, redo, next_game, ...)."""
+    def act(self, move: Callable[..., Any], *args, done: Done = None, failed: Failed = None, **kwargs) -> None:
+        """A move on the open game, run on the game lane: ``move`` is the ``GameSession`` method
+        itself (``act(GameSession.lay, "5H", done=...)`` calls ``session.lay("5H")``); ``done``
+        gets what it returns, ``failed`` its error."""
+        if isinstance(move, str):  # transitional (issue 49 s4): goes once no caller names its move
+            warnings.warn(f"act({move!r}): pass the method, GameSession.{move}", DeprecationWarning, stacklevel=2)
+            from companion.game.session import GameSession
+
+            move = getattr(GameSession, move)
+        if not callable(move):
+            raise TypeError(f"act takes a GameSession method (GameSession.lay), not {move!r}")
+
         def job():
             if self._session is None:
                 raise RuntimeError("no game is open: start a new game or resume one")
-            return getattr(self._session, action)(*args, **kwargs)
+            return move(self._session, *args, **kwargs)
         self._game(job, done, failed)
 
     def close_game(self, done: Done = None) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from companion.game.phase import Phase
+from companion.game.session import GameSession
 
 ROOT = Path(__file__).resolve().parents[2]
 PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
@@ -72,7 +73,7 @@ class Walk:
 
     def play(self) -> None:
         h = self.h
-        h.companion.act("discard")
+        h.companion.act(GameSession.discard)
         h.wait()
         h.app.go("table")
         table = h.screen("table")
@@ -82,8 +83,8 @@ class Walk:
         self.at("card-picker", lambda: [h.popup().buttons["AD"]])
         h.tap(h.popup().buttons["AD"])
         h.wait(lambda: h.popup() is None and h.companion.view.phase is Phase.PLAY)
-        for action, args in (("lay", ("8S",)), ("lay", ("7H",))):
-            h.companion.act(action, *args)
+        for card in ("8S", "7H"):
+            h.companion.act(GameSession.lay, card)
         h.app.go("pegging")
         h.wait()
         pegging = h.screen("pegging")
@@ -92,7 +93,7 @@ class Walk:
         self.at("pegging-go", lambda: list(h.popup().buttons))
         h.tap(h.popup().buttons[0])  # "Lay a card"
         h.wait(lambda: h.popup() is None)
-        h.companion.act("lay", "8D")
+        h.companion.act(GameSession.lay, "8D")
         h.app.go("table")
         self.at("table", lambda: [table.ids.pegging])
         h.app.go("pegging")
@@ -109,7 +110,7 @@ class Walk:
         h.tap(next(b for b in show.ids.keypad.children if b.text == "0"))
         h.tap(show.ids.claim)  # Ben claims 0 of 2: the muggins flag
         self.at("show-muggins", lambda: [show.ids[f"take_{0}"], show.ids.next_count])
-        h.companion.act("muggins", 0)
+        h.companion.act(GameSession.muggins, 0)
         h.wait()
         h.tap(show.ids.next_count)  # Ann's hand: claimed as counted, then undone by mistake
         self.claim_the_count(show)
@@ -146,8 +147,8 @@ class Walk:
         h = self.h
         h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer=0, pegging="points")
         h.wait()
-        h.companion.act("discard", [CRIB_24[:2], CRIB_24[2:]])
-        h.companion.act("cut", STARTER_29)
+        h.companion.act(GameSession.discard, [CRIB_24[:2], CRIB_24[2:]])
+        h.companion.act(GameSession.cut, STARTER_29)
         h.wait()
         h.app.go("pegging")
         pegging = h.screen("pegging")
@@ -157,7 +158,7 @@ class Walk:
         self.at("pegging-points", lambda: [pegging.point_buttons[(1, 12)], pegging.ids.play_over_photo])
         h.tap(pegging.ids.play_over_type)
         h.wait(lambda: h.current == "show")
-        h.companion.act("show", ["AS", "2S", "3C", "KD"])  # Ben's hand, typed
+        h.companion.act(GameSession.show, ["AS", "2S", "3C", "KD"])  # Ben's hand, typed
         h.wait()
         show = h.screen("show")
         h.tap(show.ids.pick)
@@ -201,7 +202,7 @@ class Walk:
         h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, short=True)
         h.wait()
         while not h.companion.view.phase.over:
-            h.companion.act("penalty", "moving-opponents-peg", 0)
+            h.companion.act(GameSession.penalty, "moving-opponents-peg", 0)
             h.wait()
         h.app.go("table")
         table = h.screen("table")

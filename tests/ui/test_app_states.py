@@ -1,6 +1,8 @@
 """The app after a restart (the game resumed where it was), without a board and without a
 camera: it keeps working and says what to do."""
 
+from companion.game import GameSession
+
 from tests.ui.conftest import SAMPLES
 
 
@@ -98,7 +100,7 @@ def test_no_camera_offers_files_and_samples(start_app):
 def test_an_error_is_shown_in_words(start_app):
     h = start_app()
     start_game(h)
-    h.companion.act("cut", "JD", failed=h.app.show_error)  # no deal yet: refused by the session
+    h.companion.act(GameSession.cut, "JD", failed=h.app.show_error)  # no deal yet: refused by the session
     h.wait()
     assert "cannot come now" in h.app.message and h.app.message_is_error
     h.tap(h.app.root.ids.banner)

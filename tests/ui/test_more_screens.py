@@ -7,6 +7,8 @@ import stat
 
 import pytest
 
+from companion.game import GameSession
+
 from tests.ui.conftest import SAMPLES
 
 PHOTO = str(SAMPLES / "hand_starter_papers.jpg")
@@ -16,8 +18,8 @@ def played_to_the_show(h):
     """A deal played through the session to the show (the cards as in the deal walk)."""
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
     h.wait()
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.play_out({0: ["2C", "3D", "4S", "7H"], 1: ["8S", "8D", "TC", "JS"]})
 
 
@@ -116,8 +118,8 @@ def test_settings_are_saved_and_the_board_follows(start_app, firmware):
     assert (saved.board, saved.brightness, saved.confirm_below) == ("sim", 7, 0.999)
     driver = h.companion.sync.driver
     assert driver.wait_connected(30)
-    h.companion.act("discard")
-    h.companion.act("cut", "JD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "JD")
     h.wait()
     deadline = 100
     while (driver.shown is None or driver.shown.pegs[0][0] != 2) and deadline:
@@ -152,8 +154,8 @@ def test_a_renege_in_the_play_and_its_penalty(start_app):
     h = start_app()
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
     h.wait()
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.wait()
     h.app.go("pegging")
     pegging = h.screen("pegging")

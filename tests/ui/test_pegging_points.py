@@ -3,6 +3,7 @@ and 31 one tap each), the simulated board lighting each peg, the play's end, the
 photographed with the hands chosen in the photo, and the taps of a whole deal counted: the
 number docs/APP.md gives. A game switches between points and card by card."""
 
+from companion.game import GameSession
 from companion.ui.camera import FakeCamera
 
 from tests.ui.conftest import SAMPLES
@@ -133,8 +134,8 @@ def test_claimed_first_each_count_is_typed_claimed_and_revealed(start_app):
 def test_points_undo_and_the_switch_between_points_and_cards(start_app):
     h = start_app()
     start(h, count_first=True)
-    h.companion.act("discard")
-    h.companion.act("cut", "5D")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "5D")
     h.wait()
     h.app.go("pegging")
     pegging = h.screen("pegging")
@@ -144,7 +145,7 @@ def test_points_undo_and_the_switch_between_points_and_cards(start_app):
     h.tap(pegging.ids.points_undo)
     h.wait()
     assert h.companion.view.scores == (0, 0) and pegging.ids.pegged.text == "Nothing pegged yet in this deal."
-    h.companion.act("forget_undone")
+    h.companion.act(GameSession.forget_undone)
     h.wait()
     h.tap(pegging.ids.switch)       # this deal card by card after all
     h.wait()

@@ -1,6 +1,7 @@
 """A photo of the crib whose starter disagrees with the cut: the app says so and the player
 chooses which card stands. Never the cut silently kept and the photo's card dropped."""
 
+from companion.game import GameSession
 from companion.photo import count_recognition
 from companion.rules import Card, score
 from vision import CardGroup, RecognizedCard, Recognition, Role
@@ -24,11 +25,11 @@ def at_the_crib_with_its_photo(h):
     and its photo, counted for the game as the app counts a reviewed photo, is on the show screen."""
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, board="none")
     h.wait(lambda: h.companion.view is not None, what="the game")
-    h.companion.act("discard")
-    h.companion.act("cut", CUT)
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, CUT)
     h.play_out({0: list(ANN), 1: list(BEN)})
-    h.companion.act("show")
-    h.companion.act("show")
+    h.companion.act(GameSession.show)
+    h.companion.act(GameSession.show)
     h.wait()
     assert h.companion.view.next_show["kind"] == "crib" and h.companion.view.next_show["cards"] is None
     recognition = crib_photo()

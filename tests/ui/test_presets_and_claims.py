@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from companion.game import GameSession
 from companion.ui import present
 from companion.ui import settings as settings_store
 
@@ -106,8 +107,8 @@ def test_the_keypad_claim_of_a_total_no_hand_can_score_is_refused_in_one_line(st
     past_the_tour(h)
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": muggins}, first_dealer=0)
     h.wait(lambda: h.companion.view is not None, what="the game")
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.play_out({0: list(ANN), 1: list(BEN)})
     h.app.go("show")
     h.wait()

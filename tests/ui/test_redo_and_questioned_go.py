@@ -3,13 +3,15 @@ undone by mistake comes back as it was), and a go the rules make impossible ques
 pegging screen as the terminal questions it (asked once, naming the card that fits; the player
 lays a card, or insists and the go stands)."""
 
+from companion.game import GameSession
+
 
 def new_deal(h):
     """Ann deals, so Ben leads; no hands typed, the starter AD."""
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
     h.wait()
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.wait()
 
 

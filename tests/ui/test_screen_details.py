@@ -13,6 +13,8 @@ from kivy.uix.textinput import TextInput
 
 from vision import CardGroup, RecognizedCard, Recognition, Role
 
+from companion.game import GameSession
+
 SUITS = "\u2660\u2665\u2666\u2663"
 
 
@@ -65,8 +67,8 @@ def new_game(h, **kwargs):
 
 def played_to_the_show(h):
     new_game(h)
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.play_out({0: ["2C", "3D", "4S", "7H"], 1: ["8S", "8D", "TC", "JS"]})
 
 
@@ -123,7 +125,7 @@ def test_the_keypad_is_off_once_the_show_is_counted(start_app):
     for _ in range(2):  # the two hands, as counted
         h.tap(show.ids.accept)
         h.wait()
-    h.companion.act("show", ["5H", "6H", "9C", "KD"], None)  # the crib, its cards named
+    h.companion.act(GameSession.show, ["5H", "6H", "9C", "KD"], None)  # the crib, its cards named
     h.wait()
     assert show.heading == "The show is counted"
     assert show.ids.claim.disabled and show.ids.accept.disabled and show.ids.keypad.disabled
@@ -236,7 +238,7 @@ def test_the_table_shows_the_starter_once_cut(start_app):
     new_game(h)
     h.app.go("table")
     table = h.screen("table")
-    h.companion.act("discard")
+    h.companion.act(GameSession.discard)
     h.wait()
     assert table.ids.starter.text == "" and table.ids.starter.height == 0
     h.tap(table.ids.cut)
@@ -259,8 +261,8 @@ def test_pegging_shows_the_scores_and_muggins_is_taken_or_let_go_with_a_word(sta
     h = start_app()
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer=0)
     h.wait()
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.wait()
     h.app.go("pegging")
     h.pump(frames=3)

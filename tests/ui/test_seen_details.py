@@ -7,6 +7,7 @@ import os
 
 from kivy.uix.button import Button
 
+from companion.game import GameSession
 from companion.ui import fit
 from companion.ui.walk import SIZES
 
@@ -47,11 +48,11 @@ def test_the_crib_not_known_yet_goes_once_its_cards_are_picked(start_app):
     h = start_app()
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer=0, board="none")
     h.wait(lambda: h.companion.view is not None)
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.play_out({0: list(ANN), 1: list(BEN)})
-    h.companion.act("show")
-    h.companion.act("show")
+    h.companion.act(GameSession.show)
+    h.companion.act(GameSession.show)
     h.wait()
     h.app.go("show")
     h.wait()
@@ -117,14 +118,14 @@ def test_historys_pegging_average_counts_the_deals_played_only(start_app):
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer=0, board="none",
                          pegging="points")
     h.wait(lambda: h.companion.view is not None)
-    h.companion.act("discard")
-    h.companion.act("cut", "4D")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "4D")
     for seat, points in ((0, 5), (1, 2), (0, 2)):
-        h.companion.act("peg", seat, points)
-    h.companion.act("play_done")
+        h.companion.act(GameSession.peg, seat, points)
+    h.companion.act(GameSession.play_done)
     for hand in (["TH", "5S", "7C", "8S"], ["5H", "5C", "6D", "JD"], ["2C", "3C", "KH", "QH"]):
-        h.companion.act("show", hand)
-    h.companion.act("discard")  # the next deal dealt, not played
+        h.companion.act(GameSession.show, hand)
+    h.companion.act(GameSession.discard)  # the next deal dealt, not played
     h.wait()
     h.app.go("history")
     history = h.screen("history")

@@ -5,6 +5,7 @@ scorer: its count is on the screen to accept."""
 
 import json
 
+from companion.game import GameSession
 from companion.ui import settings as settings_store
 
 ANN = ["2C", "3D", "4S", "7H"]   # the dealer: 1 for the last card in the play
@@ -40,8 +41,8 @@ def new_game(h, muggins: str, count_first: bool | None = None):
         h.tap(new.ids.count_first if count_first else new.ids.count_after)
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table", what="the table")
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.wait()
     h.app.go("pegging")
     return h.screen("pegging")
@@ -113,7 +114,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     h.tap(next(w for w in show.walk() if getattr(w, "text", "") == "Undo"))
     h.wait()
     assert show.heading.startswith("Ann's hand") and show.total_line == "" and not show.ids.claim.disabled
-    h.companion.act("redo")  # the claim stands again: on to the crib
+    h.companion.act(GameSession.redo)  # the claim stands again: on to the crib
     h.wait()
 
     # the crib, picked by hand: counted, but shown only after the claim

@@ -4,6 +4,7 @@ a line saying so, every combination told apart by its cards' suits, the count sa
 
 from collections import Counter
 
+from companion.game import GameSession
 from companion.ui.walk import CRIB_24, HAND_29, SIZES, STARTER_29
 
 BEN = ["AS", "2S", "3C", "KD"]
@@ -12,8 +13,8 @@ BEN = ["AS", "2S", "3C", "KD"]
 def to_the_29(h):
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer=0)
     h.wait()
-    h.companion.act("discard", [CRIB_24[:2], CRIB_24[2:]])
-    h.companion.act("cut", STARTER_29)
+    h.companion.act(GameSession.discard, [CRIB_24[:2], CRIB_24[2:]])
+    h.companion.act(GameSession.cut, STARTER_29)
     h.play_out({0: list(HAND_29), 1: list(BEN)})
     h.app.go("show")
     show = h.screen("show")
@@ -70,8 +71,8 @@ def test_before_the_claim_the_cards_are_shown_large(start_app):
     h = start_app()
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer=0)
     h.wait()
-    h.companion.act("discard", [CRIB_24[:2], CRIB_24[2:]])
-    h.companion.act("cut", STARTER_29)
+    h.companion.act(GameSession.discard, [CRIB_24[:2], CRIB_24[2:]])
+    h.companion.act(GameSession.cut, STARTER_29)
     h.play_out({0: list(HAND_29), 1: list(BEN)})
     h.app.go("show")
     show = h.screen("show")

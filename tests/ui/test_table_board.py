@@ -6,6 +6,7 @@ Deal, on the score and on the board."""
 
 from collections import Counter
 
+from companion.game import GameSession
 from companion.ui import fit
 from companion.ui.present import board_shape
 from companion.ui.walk import SIZES
@@ -67,8 +68,8 @@ def test_held_tall_the_table_leaves_no_band_empty(start_app):
     reaches the bottom and shows as many of the newest lines as fit, whole."""
     h = start_app()
     table = table_of(h)
-    h.companion.act("discard")
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
     h.play_out({0: ["2C", "3D", "4S", "7H"], 1: ["8S", "6D", "TC", "JS"]})
     for label in ("portrait", "phone"):
         size = SIZES[label]
@@ -102,11 +103,11 @@ def test_who_deals_is_shown_before_deal_on_the_score_and_the_board(start_app):
     h.tap(table.ids.deal)
     h.wait()
     assert [c.name for c in reversed(table.ids.scores.children)] == ["Ann  (dealer)", "Ben"]
-    h.companion.act("cut", "AD")
+    h.companion.act(GameSession.cut, "AD")
     h.play_out({0: ["2C", "3D", "4S", "7H"], 1: ["8S", "6D", "TC", "JS"]})
-    h.companion.act("show")
-    h.companion.act("show")
-    h.companion.act("show", ["9H", "9C", "KH", "QS"])  # the crib
+    h.companion.act(GameSession.show)
+    h.companion.act(GameSession.show)
+    h.companion.act(GameSession.show, ["9H", "9C", "KH", "QS"])  # the crib
     h.wait()
     assert h.companion.view.phase == "discard"  # the deal done: Ben deals the next
     assert [c.name for c in reversed(table.ids.scores.children)] == ["Ann", "Ben  (deals)"]

@@ -6,6 +6,8 @@ from kivy.uix.button import Button
 from kivy.uix.checkbox import CheckBox
 from kivy.uix.textinput import TextInput
 
+from companion.game import GameSession
+
 from tests.ui.conftest import SAMPLES
 
 TARGETS = (Button, CheckBox, TextInput)
@@ -28,8 +30,8 @@ def test_every_touch_target_is_at_least_48_dp(start_app):
     h = start_app(camera=FakeCamera([str(SAMPLES / "hand_starter_papers.jpg")]))
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
     h.wait()
-    for action, args in (("discard", ()), ("cut", ("AD",)), ("lay", ("8S",))):
-        h.companion.act(action, *args)
+    for move, args in ((GameSession.discard, ()), (GameSession.cut, ("AD",)), (GameSession.lay, ("8S",))):
+        h.companion.act(move, *args)
     h.wait()
     problems = {}
     for name in ("home", "new_game", "table", "pegging", "show", "discard", "history", "settings", "capture"):

@@ -1,6 +1,6 @@
 """The screens, one module and one .kv each. ``CribScreen`` is their common base: ``show()``
 when entered (with ``context`` from ``app.go``), ``on_game_view(view)`` when the game changes,
-``act(...)``: a session action whose errors go to the message banner."""
+``act(GameSession.lay, ...)``: a move on the game whose errors go to the message banner."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from pathlib import Path
 from kivy.app import App
 from kivy.lang import Builder
 from kivy.uix.screenmanager import Screen
+
+from companion.game.session import GameSession
 
 HERE = Path(__file__).resolve().parent
 SCREENS = ("home", "new_game", "table", "capture", "review", "show", "pegging", "discard", "history", "settings")
@@ -39,8 +41,16 @@ class CribScreen(Screen):
     def show(self) -> None:
         """Called each time the screen is entered."""
 
-    def act(self, action: str, *args, then=None, **kwargs) -> None:
-        self.companion.act(action, *args, done=then, failed=self.app.show_error, **kwargs)
+    def act(self, move, *args, then=None, **kwargs) -> None:
+        """``move``: a ``GameSession`` method, called with ``args`` on the game lane; ``then`` gets
+        its result on the UI thread."""
+        self.companion.act(move, *args, done=then, failed=self.app.show_error, **kwargs)
+
+    def undo(self) -> None:
+        self.act(GameSession.undo)
+
+    def redo(self) -> None:
+        self.act(GameSession.redo)
 
     @property
     def portrait(self) -> bool:

@@ -20,6 +20,7 @@ from kivy.uix.button import Button
 from kivy.utils import get_hex_from_color
 
 from companion.game.phase import Phase
+from companion.game.session import GameSession
 from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
@@ -103,11 +104,11 @@ class PeggingScreen(CribScreen):
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             for seat in offer["callers"]:
                 button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
-                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o,
-                                                                                     then=self._said))
+                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act(GameSession.muggins, s, o,
+                                                                                                then=self._said))
                 row.add_widget(button)
             let_go = Factory.BigButton(text="Let it go")
-            let_go.bind(on_release=lambda _b, o=offer["entry"]: self.act("decline", o, then=self._said))
+            let_go.bind(on_release=lambda _b, o=offer["entry"]: self.act(GameSession.decline, o, then=self._said))
             row.add_widget(let_go)
             box.add_widget(row)
 
@@ -131,7 +132,7 @@ class PeggingScreen(CribScreen):
     def switch_mode(self) -> None:
         """Switch how this game's play is entered (kept in the game; new games start the same way)."""
         mode = "cards" if self.by_points else "points"
-        self.act("peg_by", mode, then=lambda _lines: self.companion.save_settings(pegging=mode))
+        self.act(GameSession.peg_by, mode, then=lambda _lines: self.companion.save_settings(pegging=mode))
 
     # --- pegging by points ---------------------------------------------------------------------------
     def _points_view(self, view) -> None:
@@ -189,8 +190,8 @@ class PeggingScreen(CribScreen):
 
     def peg(self, seat: int, key) -> None:
         """``seat`` pegs the points of ``key`` (a number, "go" or "31")."""
-        self.act("peg", seat, key, then=lambda lines: setattr(self.ids.points_last, "text",
-                                                             "; ".join(line.text for line in lines)))
+        self.act(GameSession.peg, seat, key, then=lambda lines: setattr(self.ids.points_last, "text",
+                                                                         "; ".join(line.text for line in lines)))
 
     def play_over(self, then: str) -> None:
         """The play is over: on to the show, photographed (``capture``) or counted here (``show``)."""
@@ -200,7 +201,7 @@ class PeggingScreen(CribScreen):
             else:
                 self.app.go("show")
         if self.companion.view.phase is Phase.PLAY:
-            self.act("play_done", then=go)
+            self.act(GameSession.play_done, then=go)
         else:
             go()
 
@@ -218,7 +219,7 @@ class PeggingScreen(CribScreen):
             for other in (s for side in sides if side is not mine for s in side[:1]):
                 button = Factory.BigButton(text=f"{view.players[other]} pegs {renege['penalty']}")
                 button.bind(on_release=lambda _b, o=other, r=renege: self.act(
-                    "penalty", "renege", r["seat"], o, r["cards"]))
+                    GameSession.penalty, "renege", r["seat"], o, r["cards"]))
                 row.add_widget(button)
             box.add_widget(row)
 
@@ -231,11 +232,11 @@ class PeggingScreen(CribScreen):
         self.ids.last.text = "; ".join(line.text for line in lines)
 
     def lay(self, code: str) -> None:
-        self.act("lay", code, self._claim(), then=self._said)
+        self.act(GameSession.lay, code, self._claim(), then=self._said)
 
     def go(self) -> None:
         """Asks the session first whether this go can be right; records it when it may be."""
-        self.act("go_doubt", then=lambda doubt: self._question_go(doubt) if doubt else self.insist_go())
+        self.act(GameSession.go_doubt, then=lambda doubt: self._question_go(doubt) if doubt else self.insist_go())
 
     def _question_go(self, doubt: str) -> None:
         who = self.companion.view.players[self.companion.view.to_act]
@@ -249,7 +250,7 @@ class PeggingScreen(CribScreen):
     def insist_go(self) -> None:
         """The go as said (questioned or not): recorded, with the points claimed."""
         self.question = None
-        self.act("go", self._claim(), then=self._said)
+        self.act(GameSession.go, self._claim(), then=self._said)
 
 
 SCREEN_CLASS = PeggingScreen

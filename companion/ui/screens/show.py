@@ -14,7 +14,9 @@ from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion.game.phase import Phase
 from companion.game.photo_check import photo_conflicts
+from companion.game.session import GameSession
 from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
@@ -143,7 +145,7 @@ class ShowScreen(CribScreen):
     def check_photo(self) -> None:
         """Ask about the first disagreement the player has not settled (the game finds them)."""
         view, photo_show = self.companion.view, self.context.get("photo_show")
-        if photo_show is None or view is None or view.phase != "show" or not view.next_show:
+        if photo_show is None or view is None or view.phase is not Phase.SHOW or not view.next_show:
             return
         group, _note, _choices = self._group(view)
         settled = self.context.setdefault("settled", set())
@@ -179,7 +181,7 @@ class ShowScreen(CribScreen):
                 self.context["photo_show"] = again
                 self.show()
             self.companion.count(photo_show.recognition, counted, self.app.show_error)
-        self.act("correct_card", conflict.game_card, conflict.photo_card, then=recount)
+        self.act(GameSession.correct_card, conflict.game_card, conflict.photo_card, then=recount)
 
     # --- what to count now -------------------------------------------------------------------------------
     def on_game_view(self, view) -> None:
@@ -193,7 +195,7 @@ class ShowScreen(CribScreen):
         self._offers(view)
         self.ids.log.text = "\n".join(present.log_lines(view, 3))
         self.step = "Accept the count, or type the claim" if view.count_first else "Count the cards, then claim"
-        nxt = view.next_show if view.phase == "show" else None
+        nxt = view.next_show if view.phase is Phase.SHOW else None
         self.ids.after.clear_widgets()
         revealed = next((c for c in view.shown if c["entry"] == self.revealed), None)
         if revealed is not None:
@@ -383,7 +385,7 @@ class ShowScreen(CribScreen):
             if not view.count_first and view.shown:  # claimed: now the count is shown
                 self.revealed = view.shown[-1]["entry"]
             self.on_game_view(view)
-        self.act("show", self.cards, claim, path, then=done)
+        self.act(GameSession.show, self.cards, claim, path, then=done)
 
     def _offers(self, view) -> None:
         box = self.ids.offers
@@ -394,11 +396,11 @@ class ShowScreen(CribScreen):
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             for seat in offer["callers"]:
                 button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
-                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act("muggins", s, o))
+                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act(GameSession.muggins, s, o))
                 row.add_widget(button)
                 self.ids[f"take_{seat}"] = button
             button = Factory.BigButton(text="Let it go")
-            button.bind(on_release=lambda _b, o=offer["entry"]: self.act("decline", o))
+            button.bind(on_release=lambda _b, o=offer["entry"]: self.act(GameSession.decline, o))
             row.add_widget(button)
             box.add_widget(row)
 
@@ -415,8 +417,8 @@ class ShowScreen(CribScreen):
         self._set_count(count["cards"], count["items"], count["total"], count["spoken"], shown=True)
         self.ids.accept.disabled = self.ids.claim.disabled = True
         self.ids.pick.opacity, self.ids.pick.disabled = 0, True
-        more = view.phase == "show" and view.next_show is not None
-        button = Factory.BigButton(text="Next count" if more else "Next deal" if view.phase == "discard"
+        more = view.phase is Phase.SHOW and view.next_show is not None
+        button = Factory.BigButton(text="Next count" if more else "Next deal" if view.phase is Phase.DISCARD
                                    else "To the table")
         self.step = f"Claimed. Next: {button.text}"
         button.bind(on_release=lambda _b: self.next_count() if more else self.next_deal())
@@ -430,11 +432,11 @@ class ShowScreen(CribScreen):
 
     def _finished(self, view) -> None:
         self._set_count([], [], None, "")
-        self.heading = "The show is counted" if view.phase == "discard" else present.turn_line(view)
+        self.heading = "The show is counted" if view.phase is Phase.DISCARD else present.turn_line(view)
         self.note = ""
         self.ids.accept.disabled = self.ids.claim.disabled = True
         self.ids.pick.opacity, self.ids.pick.disabled = 0, True
-        button = Factory.BigButton(text="Next deal" if view.phase == "discard" else "To the table")
+        button = Factory.BigButton(text="Next deal" if view.phase is Phase.DISCARD else "To the table")
         self.step = f"Counted. Next: {button.text}"
         button.bind(on_release=lambda _b: self.next_deal())
         self.ids.after.add_widget(button)
@@ -442,8 +444,8 @@ class ShowScreen(CribScreen):
 
     def next_deal(self) -> None:
         view = self.companion.view
-        if view.phase == "discard" and not view.offers:
-            self.act("discard", then=lambda _l: self.app.go("table"))
+        if view.phase is Phase.DISCARD and not view.offers:
+            self.act(GameSession.discard, then=lambda _l: self.app.go("table"))
         else:
             self.app.go("table")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.metrics import dp
 
+from companion.game.phase import Phase
+from companion.game.session import GameSession
 from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
@@ -111,7 +113,7 @@ class TableScreen(CribScreen):
     @staticmethod
     def _about_to_deal(view):
         """Before Deal: the side of the player who deals it (None once dealt, or not known)."""
-        if view.phase != "discard" or view.next_dealer is None:
+        if view.phase is not Phase.DISCARD or view.next_dealer is None:
             return None
         return next(i for i, seats in enumerate(view.sides) if view.next_dealer in seats)
 
@@ -142,22 +144,23 @@ class TableScreen(CribScreen):
         box = self.ids.actions
         box.clear_widgets()
         phase = view.phase
-        if phase == "discard":
-            self._button(box, "Deal: cards dealt and discarded", lambda: self.act("discard"), "deal")
+        if phase is Phase.DISCARD:
+            self._button(box, "Deal: cards dealt and discarded", lambda: self.act(GameSession.discard), "deal")
             self._button(box, "Discard help", lambda: self.app.go("discard"))
-        elif phase == "cut":
+        elif phase is Phase.CUT:
             self._button(box, "Cut: tap the starter", self.pick_starter, "cut")
-        elif phase == "play":
+        elif phase is Phase.PLAY:
             self._button(box, "Pegging", lambda: self.app.go("pegging"), "pegging")
-        elif phase == "show":
+        elif phase is Phase.SHOW:
             self._button(box, "Photograph the show", lambda: self.app.go("capture", purpose="show"), "photograph")
             self._button(box, "Count without a photo", lambda: self.app.go("show"), "count")
-        elif phase == "game over":
-            self._button(box, "Next game", lambda: self.act("next_game"), "next_game")
-        elif phase == "match over":
+        elif phase is Phase.GAME_OVER:
+            self._button(box, "Next game", lambda: self.act(GameSession.next_game), "next_game")
+        elif phase is Phase.MATCH_OVER:
             self._button(box, "Home", lambda: self.app.go("home"), "home")
         if view.can_redo:  # a new move needs the undone ones redone or dropped
-            self._button(box, f"Drop {view.can_redo} undone move(s)", lambda: self.act("forget_undone"), "forget")
+            self._button(box, f"Drop {view.can_redo} undone move(s)", lambda: self.act(GameSession.forget_undone),
+                         "forget")
 
     def _offers(self, box, view) -> None:
         box.clear_widgets()
@@ -166,12 +169,12 @@ class TableScreen(CribScreen):
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             for seat in offer["callers"]:
                 self._button(row, f"{view.players[seat]} takes {offer['points']}",
-                             lambda s=seat, o=offer["entry"]: self.act("muggins", s, o))
-            self._button(row, "Let it go", lambda o=offer["entry"]: self.act("decline", o))
+                             lambda s=seat, o=offer["entry"]: self.act(GameSession.muggins, s, o))
+            self._button(row, "Let it go", lambda o=offer["entry"]: self.act(GameSession.decline, o))
             box.add_widget(row)
 
     def pick_starter(self) -> None:
-        CardPicker("The starter: tap the card cut", lambda code: self.act("cut", code)).open()
+        CardPicker("The starter: tap the card cut", lambda code: self.act(GameSession.cut, code)).open()
 
 
 SCREEN_CLASS = TableScreen
