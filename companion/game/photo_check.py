@@ -37,7 +37,7 @@ def photo_conflicts(view, photo_starter: str | None, cards: Sequence[str]) -> tu
             f"The cut {view.starter} stands: count with it ({photo_starter} set aside)",
             f"{photo_starter} is right: correct the cut and count with it"))
     nxt = view.next_show
-    seat, kind, known = nxt["seat"], nxt["kind"], nxt["cards"]
+    seat, kind, known = nxt.seat, nxt.kind, nxt.cards
     whose = "the crib" if kind == "crib" else f"{view.players[seat]}'s hand"
     if known:
         extra = [c for c in cards if c not in known]
@@ -65,11 +65,11 @@ def _known_elsewhere(view, seat: int, kind: str) -> dict[str, str]:
     if view.starter:
         places[view.starter] = "the starter (the cut)"
     for play in view.play:
-        if play["card"] != "go" and (kind == "crib" or play["seat"] != seat):
-            places[play["card"]] = f"laid by {view.players[play['seat']]} in the play"
+        if play.card != "go" and (kind == "crib" or play.seat != seat):
+            places[play.card] = f"laid by {view.players[play.seat]} in the play"
     for shown in view.shown:
-        if (shown["kind"], shown["seat"]) != (kind, seat):
-            owner = "the crib" if shown["kind"] == "crib" else f"{view.players[shown['seat']]}'s hand"
-            for card in shown["cards"]:
+        if (shown.kind, shown.seat) != (kind, seat):
+            owner = "the crib" if shown.kind == "crib" else f"{view.players[shown.seat]}'s hand"
+            for card in shown.cards:
                 places.setdefault(card, f"in {owner}, counted already")
     return places

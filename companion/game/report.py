@@ -17,16 +17,16 @@ def notes(view: GameView, all_games: list[dict]) -> list[dict]:
 
 def final_state(view: GameView, log: list[dict], skipped: list[str] = ()) -> dict:
     result = view.result
-    winner = view.side_names[result["winner"]] if result else None
+    winner = view.side_names[result.winner] if result else None
     return {
         "players": list(view.players), "sides": [list(s) for s in view.sides],
         "side_names": list(view.side_names), "rules": view.rules, "phase": view.phase,
         "game": view.game_number, "deal": view.current_deal,
         "scores": list(view.scores),
         "pegs": [{"front": f, "back": b} for f, b in view.pegs],
-        "winner": winner, "skunk": result["kind"] if result else None,
-        "game_points": result["game_points"] if result else None,
-        "games": list(view.results),
+        "winner": winner, "skunk": result.kind if result else None,
+        "game_points": result.game_points if result else None,
+        "games": [result.as_json() for result in view.results],
         "match": {"best_of": view.rules["match_games"], "wins": list(view.wins),
                   "match_points": list(view.match_points), "over": view.match_over,
                   "winner": _match_winner(view)},

@@ -15,6 +15,7 @@ from companion.rules.cards import DECK
 
 from companion.game.errors import GameError
 from companion.game.phase import Phase
+from companion.game.records import Offer
 from companion.game.report import result_words
 from companion.game.session import GameSession
 
@@ -61,14 +62,14 @@ def claim_example(session: GameSession) -> Card | None:
     return None
 
 
-def _offer_line(offer: dict, players: tuple[str, ...], several: bool) -> str:
+def _offer_line(offer: Offer, players: tuple[str, ...], several: bool) -> str:
     """An open muggins offer as the table hears it: who missed what, who may take it and how. Its
     number is the move that missed the points; typing it is needed only with several offers open."""
-    callers = [players[s] for s in offer["callers"]]
-    number = f" {offer['entry']}" if several else ""
-    return (f"\n  muggins offer {offer['entry']}: {players[offer['seat']]} missed {offer['points']} in the "
-            f"{offer['kind']} (move {offer['entry']}); {' or '.join(callers)} may take them: "
-            f"'muggins {callers[0]}{number}', or 'decline{number}'; it ends {offer['expires']}")
+    callers = [players[s] for s in offer.callers]
+    number = f" {offer.entry}" if several else ""
+    return (f"\n  muggins offer {offer.entry}: {players[offer.seat]} missed {offer.points} in the "
+            f"{offer.kind} (move {offer.entry}); {' or '.join(callers)} may take them: "
+            f"'muggins {callers[0]}{number}', or 'decline{number}'; it ends {offer.expires}")
 
 
 def prompt_line(session: GameSession) -> str:
@@ -88,17 +89,17 @@ def prompt_line(session: GameSession) -> str:
             what += f" (claim the points, e.g. {example} claim N)" if example else " (claim the points: CARD claim N)"
     elif view.phase is Phase.SHOW:
         show = view.next_show
-        whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
+        whose = "the crib" if show.kind == "crib" else f"{players[show.seat]}'s hand"
         if not view.count_first:  # the player counts and claims first: the count is shown after
-            cards = f" {' '.join(show['cards'])}: count it and claim (show claim N)" if show["cards"] else \
+            cards = f" {' '.join(show.cards)}: count it and claim (show claim N)" if show.cards else \
                 ": type its cards and claim (show CARDS claim N)"
             what = f"show {whose}{cards}"
         else:
-            proposal = f" ({show['proposal']['total']}: {show['proposal']['spoken']})" if show["proposal"] else " (type the cards)"
+            proposal = f" ({show.proposal.total}: {show.proposal.spoken})" if show.proposal else " (type the cards)"
             what = f"show {whose}{proposal}"
     else:
         result = view.result
-        what = f"{view.side_names[result['winner']]} {result_words(result['kind'], result['game_points'])}"
+        what = f"{view.side_names[result.winner]} {result_words(result.kind, result.game_points)}"
         if not view.match_over:
             what += "; 'next' starts the next game"
         else:
@@ -112,8 +113,8 @@ def prompt_line(session: GameSession) -> str:
 def revealed_count(view) -> str:
     """The count just claimed, shown after the claim: its cards, the total and the breakdown."""
     count = view.shown[-1]
-    whose = "the crib" if count["kind"] == "crib" else f"{view.players[count['seat']]}'s hand"
-    return f"{whose} {' '.join(count['cards'])}, starter {count['starter']}: {count['total']} ({count['spoken']})"
+    whose = "the crib" if count.kind == "crib" else f"{view.players[count.seat]}'s hand"
+    return f"{whose} {' '.join(count.cards)}, starter {count.starter}: {count.total} ({count.spoken})"
 
 
 def revealed_play(view, lines) -> str | None:
@@ -121,9 +122,9 @@ def revealed_play(view, lines) -> str | None:
     if not any(line.kind == "play" and line.claimed != line.entitled for line in lines) or not view.play:
         return None
     last = view.play[-1]
-    what = "the go" if last["card"] == "go" else last["card"]
-    worth = f"{', '.join(last['reasons'])} for {last['points']}" if last["points"] else "no points"
-    return f"{what} at count {last['count']}: {worth}"
+    what = "the go" if last.card == "go" else last.card
+    worth = f"{', '.join(last.reasons)} for {last.points}" if last.points else "no points"
+    return f"{what} at count {last.count}: {worth}"
 
 
 def _options(words: list[str], names: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
@@ -176,7 +177,7 @@ def entry_words(entry, view) -> str:
         return f"{players[view.to_act]} saying go{claimed}"
     if kind == "show" and view.next_show:
         show = view.next_show
-        whose = "the crib" if show["kind"] == "crib" else f"{players[show['seat']]}'s hand"
+        whose = "the crib" if show.kind == "crib" else f"{players[show.seat]}'s hand"
         return f"the count of {whose}{claimed}"
     if kind == "muggins":
         return f"{players[entry.by]} taking muggins"

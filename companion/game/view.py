@@ -1,4 +1,6 @@
-"""``GameView``: everything a screen (or the terminal) shows, as plain data built from a Game."""
+"""``GameView``: everything a screen (or the terminal) shows, as plain data built from a Game:
+frozen records (``NextShow``, ``ShownCount``, ``PlayStep``, ``RenegeSeen``, the engine's ``Offer``,
+``LogLine`` and ``GameResult``), and ``as_json()`` for ``crib game show --json``."""
 
 from __future__ import annotations
 
@@ -8,6 +10,64 @@ from companion.rules import Card, GameEnd
 
 from companion.game.engine import Game
 from companion.game.phase import Phase
+from companion.game.records import ByKey, GameResult, LogLine, Offer
+
+# A count's items are the rules core's, as ``crib score --json`` prints them: {"kind", "cards", "points"}.
+Items = tuple[dict, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal(ByKey):
+    """What the cards of the next count are worth (shown before the claim when the app counts first)."""
+
+    total: int
+    spoken: str
+    items: Items
+
+
+@dataclass(frozen=True, slots=True)
+class NextShow(ByKey):
+    """The count that comes next in the show."""
+
+    seat: int
+    kind: str                       # hand | crib
+    cards: tuple[str, ...] | None   # known to the game (the play's cards, the discards), else None
+    proposal: Proposal | None       # None while the cards are not known
+
+
+@dataclass(frozen=True, slots=True)
+class ShownCount(ByKey):
+    """One count of this deal's show, as the players hear it once claimed."""
+
+    entry: int | None               # the show entry that counted it
+    seat: int
+    kind: str                       # hand | crib
+    cards: tuple[str, ...]
+    starter: str
+    total: int                      # what the cards are worth
+    claimed: int
+    spoken: str
+    items: Items
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStep(ByKey):
+    """One card laid (or a go) in this deal's play."""
+
+    seat: int
+    card: str                       # the card, or "go"
+    count: int                      # the running count after it
+    points: int
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RenegeSeen(ByKey):
+    """A renege seen in this deal's play: a penalty may be recorded."""
+
+    seat: int
+    cards: int                      # cards that could have been played
+    penalty: int
 
 
 @dataclass(frozen=True)
@@ -35,20 +95,19 @@ class GameView:
     phase: Phase
     dealer: int | None                      # seat
     to_act: int | None                      # seat whose turn it is (play) or whose count is next (show)
-    next_show: dict | None                  # {"seat", "kind", "cards" (known or None), "proposal"}
+    next_show: NextShow | None
     count_first: bool                       # the proposal is shown before the claim (else only after it)
-    shown: tuple[dict, ...]                 # this deal's counts so far: seat, kind, cards, starter, total,
-                                            # claimed, spoken, items, entry (revealed after each claim)
+    shown: tuple[ShownCount, ...]           # this deal's counts so far (revealed after each claim)
     count: int | None                       # the running count in the play
-    play: tuple[dict, ...]                  # this deal's play: seat, card ("go"), count, points, reasons
+    play: tuple[PlayStep, ...]              # this deal's play
     starter: str | None
     scores: tuple[int, ...]                 # per side
     pegs: tuple[tuple[int, int], ...]       # per side: (front, back)
-    offers: tuple[dict, ...]                # open muggins offers
-    log: tuple[dict, ...]                   # every peg movement of this game with its reason
-    reneges: tuple[dict, ...]               # reneges seen in this deal's play (a penalty may be recorded)
-    result: dict | None                     # the game's result once over
-    results: tuple[dict, ...]               # every finished game of the match
+    offers: tuple[Offer, ...]               # open muggins offers
+    log: tuple[LogLine, ...]                # every peg movement of this game with its reason
+    reneges: tuple[RenegeSeen, ...]         # reneges seen in this deal's play
+    result: GameResult | None               # the game's result once over
+    results: tuple[GameResult, ...]         # every finished game of the match
     wins: tuple[int, ...]
     match_points: tuple[int, ...]
     match_over: bool
@@ -65,7 +124,10 @@ class GameView:
         return self.deal_number + 1 if self.phase is Phase.DISCARD else self.deal_number
 
     def as_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out["result"] = None if self.result is None else self.result.as_json()
+        out["results"] = tuple(result.as_json() for result in self.results)
+        return out
 
     def said(self, claim: int | None) -> int | None:
         """The claim to record when a player typed ``claim`` (None: nothing). With the count shown
@@ -89,19 +151,17 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         proposal = None
         if cards is not None:
             counted = deal.count(cards, kind == "crib")
-            proposal = {"total": counted.total, "spoken": counted.spoken,
-                        "items": counted.as_json(with_cards=False)["items"]}
+            proposal = Proposal(counted.total, counted.spoken, tuple(counted.as_json(with_cards=False)["items"]))
         to_act = seat
-        next_show = {"seat": seat, "kind": kind, "cards": None if cards is None else [str(c) for c in cards],
-                     "proposal": proposal}
+        next_show = NextShow(seat, kind, None if cards is None else tuple(str(c) for c in cards), proposal)
     shown = ()
     if deal is not None:
         shown = tuple(_shown(deal, record) for record in game.shows
                       if (record.game, record.deal) == (game.game_number, game.deal_number))
     play = ()
     if deal is not None:
-        play = tuple({"seat": deal.seat(e.player), "card": str(e.card) if e.card else "go", "count": e.count,
-                      "points": e.points, "reasons": list(e.reasons)} for e in deal.pegging.events)
+        play = tuple(PlayStep(deal.seat(e.player), str(e.card) if e.card else "go", e.count, e.points,
+                              tuple(e.reasons)) for e in deal.pegging.events)
     result = game.result
     return GameView(
         players=game.players, sides=game.sides,
@@ -112,12 +172,10 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         count=deal.pegging.count if live and game.phase is Phase.PLAY and not by_points else None, play=play,
         starter=str(deal.starter) if deal is not None and deal.starter else None,
         scores=tuple(game.scores), pegs=tuple(game.pegs),
-        offers=tuple(o.as_json() for o in game.offers),
-        log=tuple(line.as_json() for line in game.log if line.game == game.game_number),
-        reneges=tuple({"seat": seat, "cards": cards, "penalty": 2 * cards}
-                      for seat, cards in (deal.reneges if deal is not None else ())),
-        result=result.as_json() if result else None,
-        results=tuple(r.as_json() for r in game.results), wins=tuple(game.wins()),
+        offers=tuple(game.offers),
+        log=tuple(line for line in game.log if line.game == game.game_number),
+        reneges=tuple(RenegeSeen(seat, cards, 2 * cards) for seat, cards in (deal.reneges if deal is not None else ())),
+        result=result, results=tuple(game.results), wins=tuple(game.wins()),
         match_points=tuple(game.match_points()), match_over=game.phase is Phase.MATCH_OVER,
         can_undo=can_undo, can_redo=can_redo, board=board_view(game), pegging=game.pegging_by,
         next_dealer=_next_dealer(game))
@@ -130,13 +188,12 @@ def _next_dealer(game: Game) -> int | None:
     return game.first_dealer if game.dealer is None else (game.dealer + 1) % game.n
 
 
-def _shown(deal, record) -> dict:
+def _shown(deal, record) -> ShownCount:
     """One count of the show as the players hear it once claimed: the cards, what was claimed,
     the total and its breakdown (counted again: the record keeps only the total)."""
     counted = deal.count(tuple(Card.parse(c) for c in record.cards), record.kind == "crib")
-    return {"entry": record.entry, "seat": record.seat, "kind": record.kind, "cards": list(record.cards),
-            "starter": record.starter, "total": record.entitled, "claimed": record.claimed,
-            "spoken": record.spoken, "items": counted.as_json(with_cards=False)["items"]}
+    return ShownCount(record.entry, record.seat, record.kind, tuple(record.cards), record.starter, record.entitled,
+                      record.claimed, record.spoken, tuple(counted.as_json(with_cards=False)["items"]))
 
 
 def board_view(game: Game) -> BoardView:

@@ -93,21 +93,21 @@ def turn_line(view) -> str:
     if view.phase is Phase.PLAY and view.to_act is not None:
         return f"{players[view.to_act]} to play · count {view.count}"
     if view.phase is Phase.SHOW and view.next_show:
-        who = players[view.next_show["seat"]]
-        return f"{who}'s crib to count" if view.next_show["kind"] == "crib" else f"{who}'s hand to count"
+        who = players[view.next_show.seat]
+        return f"{who}'s crib to count" if view.next_show.kind == "crib" else f"{who}'s hand to count"
     if view.result:
         r = view.result
-        kind = "" if r["kind"] == GameEnd.WIN else f" by a {r['kind']}"
-        return f"{view.side_names[r['winner']]} won{kind}"
+        kind = "" if r.kind == GameEnd.WIN else f" by a {r.kind}"
+        return f"{view.side_names[r.winner]} won{kind}"
     return ""
 
 
-def offer_line(view, offer: dict, items: Sequence[dict] | None = None) -> str:
+def offer_line(view, offer, items: Sequence[dict] | None = None) -> str:
     """ "Muggins: 2 missed by Ben (hand) - fifteen 7♣+8♦" with the items that may have been missed."""
-    who = view.players[offer["seat"]]
-    callers = " or ".join(view.players[s] for s in offer["callers"])
-    text = f"Muggins: {offer['points']} missed by {who} ({offer['kind']})"
-    guess = missed_items(items or (), offer["points"])
+    who = view.players[offer.seat]
+    callers = " or ".join(view.players[s] for s in offer.callers)
+    text = f"Muggins: {offer.points} missed by {who} ({offer.kind})"
+    guess = missed_items(items or (), offer.points)
     if guess:
         text += " - " + ", ".join(item_words(i) for i in guess)
     return f"{text}. {callers} may take them."
@@ -140,7 +140,7 @@ def item_line(item: dict) -> str:
 
 
 def log_lines(view, n: int = 6) -> list[str]:
-    return [line["text"] for line in view.log[-n:]][::-1]
+    return [line.text for line in view.log[-n:]][::-1]
 
 
 def score_line(view, side: int) -> str:

@@ -235,7 +235,7 @@ class Companion:
         if view is None or view.phase is not Phase.SHOW:
             return None, False
         nxt = view.next_show
-        return view.starter, bool(nxt and nxt["kind"] == "crib" and not nxt["cards"])
+        return view.starter, bool(nxt and nxt.kind == "crib" and not nxt.cards)
 
     def count(self, recognition, done: Done, failed: Failed = None) -> None:
         """Count a reviewed photo (``companion.photo.count_recognition``) for the game: its rules and

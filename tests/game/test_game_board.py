@@ -24,12 +24,12 @@ def test_skunk_lines_and_the_win_animation_follow_the_rules():
     view = played("double_skunk").session.view()
     state = board_state(view)
     assert (state.skunk_line, state.double_skunk_line) == (90, 60)
-    assert state.animation.kind == "win" and state.animation.track == view.result["winner"]  # a 1.0 board
+    assert state.animation.kind == "win" and state.animation.track == view.result.winner  # a 1.0 board
     assert max(front for front, _ in state.pegs) == 121
     assert board_state(view, protocol=(1, 1)).animation.kind == "double_skunk"
     assert board_state(played("skunk").session.view(), protocol=(1, 1)).animation.kind == "skunk"
     plain = played("peg_out_in_play").session.view()
-    assert plain.result["kind"] == "win" and board_state(plain, protocol=(1, 1)).animation.kind == "win"
+    assert plain.result.kind == "win" and board_state(plain, protocol=(1, 1)).animation.kind == "win"
 
 
 def test_every_end_of_a_game_has_its_comet_where_the_board_shows_skunks():

@@ -85,8 +85,8 @@ def test_terminal_with_muggins_claim_then_count_then_muggins():
     assert lines[reveal + 1] == "  Ben claimed 3 of 6: 3 missed"
     assert "muggins offer" in lines[reveal + 3] and "Ben missed 3 in the hand" in lines[reveal + 3]
     view = session.view()
-    assert view.shown[-1]["claimed"] == 3 and view.shown[-1]["total"] == 6
-    assert [item["kind"] for item in view.shown[-1]["items"]] == ["fifteen", "run"]
+    assert view.shown[-1].claimed == 3 and view.shown[-1].total == 6
+    assert [item["kind"] for item in view.shown[-1].items] == ["fifteen", "run"]
 
 
 def test_terminal_with_the_count_first_shows_it_before_the_claim():

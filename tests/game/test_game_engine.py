@@ -3,6 +3,7 @@
 import pytest
 
 from companion.game import EntryError, GameSession, RedoPendingError
+from companion.game.view import NextShow
 from companion.rules import Card, score
 
 
@@ -29,7 +30,7 @@ def test_play_pegs_like_source_001_and_pegs_leapfrog():
     assert view.scores == (10, 3)
     assert view.phase == "show" and view.to_act == 1  # pone counts first
     assert view.pegs == ((10, 8), (3, 2))  # Ann: 2, 8, 10 ; Ben: 2, 3
-    assert [p["points"] for p in view.play] == [0, 2, 2, 6, 0, 2, 0, 0, 1]
+    assert [p.points for p in view.play] == [0, 2, 2, 6, 0, 2, 0, 0, 1]
 
 
 def test_show_order_pone_dealer_crib_and_proposals():
@@ -37,14 +38,12 @@ def test_show_order_pone_dealer_crib_and_proposals():
     source_001_deal(session)
     starter = Card.parse("4D")
     ben = score([Card.parse(c) for c in "TH 5S 7C 8S".split()], starter).total
-    assert session.view().next_show["proposal"]["total"] == ben
+    assert session.view().next_show.proposal.total == ben
     session.show()
-    assert session.view().next_show == {
-        "seat": 0, "kind": "hand", "cards": ["5H", "5C", "6D", "JD"],
-        "proposal": session.view().next_show["proposal"]}
+    assert session.view().next_show == NextShow(0, "hand", ("5H", "5C", "6D", "JD"), session.view().next_show.proposal)
     session.show(["JD", "6D", "5C", "5H"])  # typed in any order
     crib = score([Card.parse(c) for c in "2C 3C KH QH".split()], starter, crib=True).total
-    assert session.view().next_show["kind"] == "crib"
+    assert session.view().next_show.kind == "crib"
     session.show()
     assert session.view().scores == (10 + 17 + crib, 3 + ben)  # 5 5 6 J + 4D with nob = 17
     assert session.view().phase == "discard"
@@ -84,7 +83,7 @@ def test_his_heels_pegs_2_at_the_cut_and_is_never_mugginsable():
     session.cut("JS", heels=0)  # Ann forgets
     view = session.view()
     assert view.scores == (0, 0) and view.offers == ()
-    assert "never mugginsable" in view.log[-1]["text"]
+    assert "never mugginsable" in view.log[-1].text
     with pytest.raises(EntryError, match="no open muggins offer"):
         session.muggins("Ben")
 
@@ -96,7 +95,7 @@ def test_heels_with_muggins_off_is_pegged_and_an_overclaim_goes_back():
     assert session.view().scores == (2, 0)
     session.lay("5H", claim=2)  # Ben claims 2 for a 5: nothing
     assert session.view().scores == (2, 0)
-    assert "2 too many, corrected (no penalty)" in session.view().log[-1]["text"]
+    assert "2 too many, corrected (no penalty)" in session.view().log[-1].text
 
 
 def test_play_muggins_expires_when_the_scorer_pegs_again():
@@ -106,13 +105,13 @@ def test_play_muggins_expires_when_the_scorer_pegs_again():
     session.lay("TH")          # Ben
     session.lay("5H", claim=0)  # Ann makes 15, claims nothing: 2 on offer
     offer = session.view().offers[0]
-    assert offer["points"] == 2 and offer["callers"] == (1,) and offer["kind"] == "play"
+    assert offer.points == 2 and offer.callers == (1,) and offer.kind == "play"
     session.lay("5S")          # Ben pairs: 2 (Ben pegs: Ann's offer stays, she has not pegged)
     assert len(session.view().offers) == 1
     session.lay("5C")          # Ann: pair royal, 6: she pegs again, the offer is gone
     assert session.view().offers == ()
     with pytest.raises(EntryError, match="no open muggins offer"):
-        session.muggins("Ben", offer["entry"])
+        session.muggins("Ben", offer.entry)
     assert session.view().scores == (6, 2)
 
 
@@ -120,13 +119,13 @@ def test_show_muggins_taken_before_the_next_deal_but_not_after():
     session = two({"preset": "acc", "muggins": "optional"})
     source_001_deal(session)
     session.show(claim=0)           # Ben misses his whole hand
-    ben_hand = session.view().log[-1]["entitled"]
+    ben_hand = session.view().log[-1].entitled
     session.show()
     session.show()
     offer = session.view().offers[0]
-    assert offer["points"] == ben_hand and offer["kind"] == "hand"
+    assert offer.points == ben_hand and offer.kind == "hand"
     session.muggins("Ann")
-    assert session.view().log[-1]["text"].startswith(f"muggins: Ann takes {ben_hand} missed by Ben")
+    assert session.view().log[-1].text.startswith(f"muggins: Ann takes {ben_hand} missed by Ben")
     # a second miss, then the next deal starts: the offer is gone
     session.discard([["2D", "3D"], ["KS", "QS"]])
     assert session.view().offers == ()
@@ -139,7 +138,7 @@ def test_declined_muggins_is_lost_and_muggins_by_the_scorer_refused():
     with pytest.raises(EntryError, match="may not call muggins on Ben"):
         session.muggins("Ben")
     session.decline()
-    assert session.view().offers == () and "are lost" in session.view().log[-1]["text"]
+    assert session.view().offers == () and "are lost" in session.view().log[-1].text
     assert session.view().scores[1] == 3 + 1
 
 
@@ -148,7 +147,7 @@ def test_muggins_off_corrects_an_underclaim_to_the_right_count():
     source_001_deal(session)
     session.show(claim=1)
     line = session.view().log[-1]
-    assert line["points"] == line["entitled"] and "muggins is off" in line["text"]
+    assert line.points == line.entitled and "muggins is off" in line.text
 
 
 def test_mandatory_muggins_goes_to_the_opponent_at_once():
@@ -156,7 +155,7 @@ def test_mandatory_muggins_goes_to_the_opponent_at_once():
     source_001_deal(session)
     session.show(claim=1)
     line = session.view().log[-1]
-    assert line["kind"] == "muggins" and line["side"] == 0 and "mandatory" in line["text"]
+    assert line.kind == "muggins" and line.side == 0 and "mandatory" in line.text
 
 
 def test_penalties_peg_the_opponent_and_move_the_offender_back():

@@ -38,13 +38,13 @@ def test_a_deal_pegged_by_points_moves_the_pegs_and_reaches_the_show():
     assert view.phase == "play"
     assert session.play_done() == []
     view = session.view()
-    assert view.phase == "show" and view.next_show["seat"] == 1 and view.next_show["cards"] is None
+    assert view.phase == "show" and view.next_show.seat == 1 and view.next_show.cards is None
     session.show(BEN_HAND)        # Ben, the pone: 24 (two 4s, two 6s and the 5)
     session.show(ANN_HAND)        # Ann: 29
     session.show(CRIB, claim=2)   # the crib, claimed short
     view = session.view()
     assert view.phase == "discard"
-    assert [s["total"] for s in view.shown] == [24, 29, 7]
+    assert [s.total for s in view.shown] == [24, 29, 7]
     assert view.scores == (3 + 29 + 7, 5 + 24)  # muggins off (acc): the right count is pegged
 
 
@@ -151,7 +151,7 @@ def test_a_hand_typed_at_the_show_cannot_hold_a_card_of_the_crib():
         session.show(["AH", "4C", "6S", "6H"])
     session.show(BEN_HAND)
     session.show(ANN_HAND)
-    assert session.view().next_show["cards"] == CRIB  # the crib is the discards, not a hand typed
+    assert session.view().next_show.cards == tuple(CRIB)  # the crib is the discards, not a hand typed
 
 
 def test_pegging_out_by_points_ends_the_game_in_the_play():
@@ -162,7 +162,7 @@ def test_pegging_out_by_points_ends_the_game_in_the_play():
         session.peg("Ben", 15)
     session.peg("Ben", 2)
     view = session.view()
-    assert view.phase == "match over" and view.scores[1] == 61 and view.result["winner"] == 1
+    assert view.phase == "match over" and view.scores[1] == 61 and view.result.winner == 1
 
 
 def test_the_mode_is_kept_in_the_first_entry_and_older_journals_read_as_cards():

@@ -31,7 +31,7 @@ def test_a_go_at_count_5_holding_three_cards_is_questioned_and_not_recorded():
     assert ("question: Ann says go holding 3 cards at count 5: any card fits (31 - 5 = 26, and no card "
             "is worth more than 10): a go cannot be right here. Lay a card, or type 'go!'") in said
     view = session.view()
-    assert [p["card"] for p in view.play] == ["2H", "3C"] and view.to_act == 0  # still Ann's turn
+    assert [p.card for p in view.play] == ["2H", "3C"] and view.to_act == 0  # still Ann's turn
 
 
 def test_go_bang_records_the_questioned_go_as_said():
@@ -39,7 +39,7 @@ def test_go_bang_records_the_questioned_go_as_said():
     said = terminal(session, ["2H", "3C", "go", "go!"])
     assert "question:" in said
     view = session.view()
-    assert [p["card"] for p in view.play] == ["2H", "3C", "go"] and view.to_act == 1
+    assert [p.card for p in view.play] == ["2H", "3C", "go"] and view.to_act == 1
     assert view.reneges  # the rules core counts it a renege: a penalty may be recorded
 
 
@@ -66,7 +66,7 @@ def test_correcting_the_cut_plays_the_deal_again_with_the_new_starter():
     session.subscribe(seen.append)
     again = session.correct_card("6S", "KS")
     assert again == 10 and session.view().starter == "KS"
-    assert [p["card"] for p in session.view().play] == ["7C", "JC", "AH", "AS", "5D", "3H", "4D", "KD"]
+    assert [p.card for p in session.view().play] == ["7C", "JC", "AH", "AS", "5D", "3H", "4D", "KD"]
     assert session.journal[:len(before)] == before  # nothing taken out: undone, forgotten, recorded again
     assert [e.TYPE for e in session.journal[len(before):]].count("undo") == 10
     assert len(seen) == 1  # the screens hear of it once
@@ -90,14 +90,14 @@ def test_a_photographed_hand_one_card_off_the_play_offers_both_ways():
     for card in ["7C", "JC", "AH", "AS", "5D", "3H", "4D", "KD"]:
         session.lay(card)
     view = session.view()
-    assert view.next_show["seat"] == 0 and view.next_show["cards"] == ["7C", "AH", "5D", "4D"]
+    assert view.next_show.seat == 0 and view.next_show.cards == ("7C", "AH", "5D", "4D")
     photo = ["7C", "AH", "5H", "4D"]  # the photo has 5H where the play recorded 5D
     (conflict,) = photo_conflicts(view, None, photo)
     assert (conflict.photo_card, conflict.game_card) == ("5H", "5D")
     assert conflict.text == "The photo shows 5H in Ann's hand, but the game has 5D (in the play)."
-    assert photo_conflicts(view, None, view.next_show["cards"]) == ()  # agreeing: nothing to ask
+    assert photo_conflicts(view, None, view.next_show.cards) == ()  # agreeing: nothing to ask
     session.correct_card(conflict.game_card, conflict.photo_card)  # the photo's card stands
-    assert session.view().next_show["cards"] == photo and photo_conflicts(session.view(), None, photo) == ()
+    assert session.view().next_show.cards == tuple(photo) and photo_conflicts(session.view(), None, photo) == ()
 
 
 def test_a_questioned_go_near_31_names_the_cards_that_fit():

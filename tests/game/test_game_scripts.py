@@ -159,7 +159,7 @@ def test_undo_across_a_deal_boundary_and_redo_restores_it():
     session.undo()          # back across the deal boundary
     assert replace(session.view(), can_redo=0) == after_two and session.view().can_redo == 1
     session.undo()          # the crib count of deal 2
-    assert session.view().phase == "show" and session.view().next_show["kind"] == "crib"
+    assert session.view().phase == "show" and session.view().next_show.kind == "crib"
     assert session.view().deal_number == 2
     session.redo()
     session.redo()

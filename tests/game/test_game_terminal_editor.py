@@ -41,7 +41,7 @@ def test_a_new_move_after_undo_forgets_the_undone_ones_in_one_line():
     assert said == ["  2 undone moves forgotten: the new move replaces them (undo takes the new move back)"]
     assert not any(line.startswith("refused") for line in lines)
     view = session.view()
-    assert [p["card"] for p in view.play] == ["4H"] and view.can_redo == 0
+    assert [p.card for p in view.play] == ["4H"] and view.can_redo == 0
     assert sum(isinstance(e, ForgetUndone) for e in session.journal) == 1  # the journal keeps what was dropped
     # the prompt said what a new move would do while the undone moves waited
     assert any(line.endswith("[2 undone: redo brings them back, a new move forgets them]") for line in lines)
@@ -53,7 +53,7 @@ def test_a_refused_move_after_undo_keeps_the_undone_ones_for_redo():
     assert "refused: card: 6S is already the starter" in lines
     assert not any("forgotten" in line for line in lines)
     assert "  redone: Ben laying 5H, claimed 0" in lines
-    assert [p["card"] for p in session.view().play] == ["5H"]
+    assert [p.card for p in session.view().play] == ["5H"]
 
 
 def test_redo_and_forget_are_not_new_moves():
@@ -194,8 +194,8 @@ def test_the_terminal_refuses_a_hand_or_crib_claim_no_cards_make(claim):
     assert [line.split(" (nor")[0] for line in refusals] == [
         f"refused: claim: {claim} is impossible: no hand counts {claim}",
         f"refused: claim: {claim} is impossible: no crib counts {claim}"]
-    assert [s["claimed"] for s in session.view().shown] == [21, 0]  # nothing recorded for the refusals
-    assert session.view().next_show["kind"] == "crib"
+    assert [s.claimed for s in session.view().shown] == [21, 0]  # nothing recorded for the refusals
+    assert session.view().next_show.kind == "crib"
 
 
 def test_the_simulated_sloppy_table_never_claims_what_no_cards_make():

@@ -15,6 +15,7 @@ from companion.game.script import run_script
 from companion.rules import DEFAULT, GameEnd, game_outcome
 
 from tests.game.conftest import played, script
+from tests.game.test_game_engine import source_001_deal
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "journal_v1.sql"
 
@@ -77,3 +78,43 @@ def test_stored_summaries_and_old_journals_read_the_same(data_folder):
     partial, finished = GameSession.open(store, 1), GameSession.open(store, 2)
     assert partial.view().phase is Phase.DISCARD
     assert finished.view().phase.over and isinstance(finished.game.results[-1].kind, GameEnd)
+
+
+# --- the view's records -------------------------------------------------------------------------
+VIEWS_BEFORE = Path(__file__).resolve().parent / "fixtures" / "views_before_records.json"
+
+
+def test_the_view_json_is_what_it_was_when_the_view_held_dicts():
+    """``crib game show --json`` prints ``view.as_json()``: byte for byte what it printed before the
+    view's members became records (views of two scripts, written by the code of 4c0875b)."""
+    before = json.loads(VIEWS_BEFORE.read_text())
+    for name, views in before.items():
+        journal = played(name).session.journal
+        for index, expected in views.items():
+            view = GameSession(journal[: int(index) + 1]).view()
+            assert json.dumps(view.as_json()) == json.dumps(expected), f"{name} after entry {index}"
+
+
+def test_the_view_holds_frozen_records():
+    from dataclasses import FrozenInstanceError
+
+    from companion.game.records import GameResult, LogLine, Offer
+    from companion.game.view import NextShow, PlayStep, Proposal, RenegeSeen, ShownCount
+
+    session = GameSession.new(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer="Ann")
+    source_001_deal(session)
+    session.show(claim=2)  # Ben's hand is worth 4: 2 missed, Ann may take them
+    view = session.view()
+    assert isinstance(view.next_show, NextShow) and isinstance(view.next_show.proposal, Proposal)
+    assert view.next_show.cards == ("5H", "5C", "6D", "JD") and view.next_show.kind == "hand"
+    assert all(isinstance(step, PlayStep) for step in view.play) and view.play[0].card == "TH" and view.play[4].card == "go"
+    assert isinstance(view.play[0].reasons, tuple)
+    (shown,) = view.shown
+    assert isinstance(shown, ShownCount) and shown.claimed == 2 and shown.cards == ("TH", "5S", "7C", "8S")
+    assert all(isinstance(o, Offer) for o in view.offers) and view.offers[0].seat == 1
+    assert all(isinstance(line, LogLine) for line in view.log)
+    with pytest.raises(FrozenInstanceError):
+        shown.claimed = 8
+    done = played("double_skunk").session.view()
+    assert isinstance(done.result, GameResult) and done.results == (done.result,)
+    assert RenegeSeen(0, 1, 2).penalty == 2

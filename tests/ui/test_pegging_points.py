@@ -102,7 +102,7 @@ def test_a_deal_pegged_by_points_and_shown_by_photo_takes_a_handful_of_taps(star
     h.tap(show.ids.accept)          # the crib's 4
     h.wait()
     view = h.companion.view
-    assert view.phase == "discard" and [(s["kind"], sorted(s["cards"])) for s in view.shown] == \
+    assert view.phase == "discard" and [(s.kind, sorted(s.cards)) for s in view.shown] == \
         [("hand", sorted(BEN)), ("hand", sorted(ANN)), ("crib", sorted(CRIB))]
     assert view.scores == (2 + 8 + 4, 5 + 7)
     assert board_shows(h, view)

@@ -31,7 +31,7 @@ def at_the_crib_with_its_photo(h):
     h.companion.act(GameSession.show)
     h.companion.act(GameSession.show)
     h.wait()
-    assert h.companion.view.next_show["kind"] == "crib" and h.companion.view.next_show["cards"] is None
+    assert h.companion.view.next_show.kind == "crib" and h.companion.view.next_show.cards is None
     recognition = crib_photo()
     counted = []
     h.companion.count(recognition, counted.append)
@@ -65,28 +65,28 @@ def test_the_player_is_told_and_keeps_the_cut(start_app):
     h.tap(show.ids.accept)
     h.wait()
     crib = h.companion.view.shown[-1]
-    assert (crib["kind"], crib["starter"], crib["total"]) == ("crib", CUT, crib_total(CUT))
-    assert sorted(crib["cards"]) == sorted(CRIB)
+    assert (crib.kind, crib.starter, crib.total) == ("crib", CUT, crib_total(CUT))
+    assert sorted(crib.cards) == sorted(CRIB)
 
 
 def test_the_player_is_told_and_the_photo_corrects_the_cut(start_app):
     h = start_app()
     show = at_the_crib_with_its_photo(h)
     popup = the_question(h)
-    laid = [p["card"] for p in h.companion.view.play]
+    laid = [p.card for p in h.companion.view.play]
     h.tap(popup.buttons[1])
     h.wait(lambda: h.companion.view.starter == PHOTO_STARTER, what="the cut corrected")
     h.wait(lambda: show.context["photo_show"].starter == PHOTO_STARTER, what="the photo counted again")
     h.wait()
     assert h.popup() is None  # the photo and the game agree now: nothing more to ask
     view = h.companion.view
-    assert [p["card"] for p in view.play] == laid  # the play kept as it was
-    assert [s["starter"] for s in view.shown] == [PHOTO_STARTER, PHOTO_STARTER]  # the hands recounted with KS
+    assert [p.card for p in view.play] == laid  # the play kept as it was
+    assert [s.starter for s in view.shown] == [PHOTO_STARTER, PHOTO_STARTER]  # the hands recounted with KS
     assert "starter K♠" in show.heading and show.total == crib_total(PHOTO_STARTER)
     h.tap(show.ids.accept)
     h.wait()
     crib = h.companion.view.shown[-1]
-    assert (crib["kind"], crib["starter"], crib["total"]) == ("crib", PHOTO_STARTER, crib_total(PHOTO_STARTER))
+    assert (crib.kind, crib.starter, crib.total) == ("crib", PHOTO_STARTER, crib_total(PHOTO_STARTER))
 
 
 def test_a_photographed_card_laid_by_another_player_is_questioned():

@@ -122,9 +122,9 @@ def test_the_keypad_claim_of_a_total_no_hand_can_score_is_refused_in_one_line(st
         h.wait()
         assert h.app.message_is_error and "\n" not in h.app.message
         assert h.app.message.startswith(f"Claim: {claim} is impossible: no hand counts {claim}")
-        assert h.companion.view.shown == () and h.companion.view.next_show["seat"] == 1  # nothing recorded
+        assert h.companion.view.shown == () and h.companion.view.next_show.seat == 1  # nothing recorded
     show.ids.keypad.value = ""
     h.tap(next(b for b in show.ids.keypad.children if b.text == "2"))
     h.tap(show.ids.claim)
     h.wait()
-    assert [s["claimed"] for s in h.companion.view.shown] == [2]
+    assert [s.claimed for s in h.companion.view.shown] == [2]

@@ -74,13 +74,13 @@ def test_a_go_that_cannot_be_right_is_asked_once_and_the_card_that_fits_named(st
     assert question.question.text == ("Ben says go holding 3 cards at count 15: any card fits (31 - 15 = 16, "
                                       "and no card is worth more than 10): a go cannot be right here.")
     assert [b.text for b in question.buttons] == ["Lay a card", "Go stands: Ben insists"]
-    assert [p["card"] for p in h.companion.view.play] == ["8S", "7H"]  # asked, nothing recorded
+    assert [p.card for p in h.companion.view.play] == ["8S", "7H"]  # asked, nothing recorded
     h.tap(question.buttons[0])                # Ben lays a card after all
     h.wait(lambda: h.popup() is None, what="the question closed")
-    assert [p["card"] for p in h.companion.view.play] == ["8S", "7H"] and h.companion.view.to_act == 1
+    assert [p.card for p in h.companion.view.play] == ["8S", "7H"] and h.companion.view.to_act == 1
     h.tap(pegging.card_buttons["TC"])
     h.wait()
-    assert [p["card"] for p in h.companion.view.play] == ["8S", "7H", "TC"] and not h.companion.view.reneges
+    assert [p.card for p in h.companion.view.play] == ["8S", "7H", "TC"] and not h.companion.view.reneges
 
 
 def test_the_player_may_insist_and_the_go_stands(start_app):
@@ -91,7 +91,7 @@ def test_the_player_may_insist_and_the_go_stands(start_app):
     h.tap(h.popup().buttons[1])               # "Go stands: Ben insists"
     h.wait(lambda: h.popup() is None, what="the question closed")
     view = h.companion.view
-    assert [p["card"] for p in view.play] == ["8S", "7H", "go"] and view.to_act == 0
+    assert [p.card for p in view.play] == ["8S", "7H", "go"] and view.to_act == 0
     assert view.reneges and "Ben: go" in pegging.ids.plays.text  # a renege the opponent may peg
     assert any(getattr(w, "text", "").startswith("Renege: Ben said go") for w in pegging.ids.offers.walk())
 
@@ -102,5 +102,5 @@ def test_a_go_that_may_be_right_is_recorded_without_a_question(start_app):
     h.tap(pegging.ids.go)
     h.wait()
     assert h.popup() is None and pegging.question is None
-    assert [p["card"] for p in h.companion.view.play] == ["TH", "JC", "2D", "go"]
+    assert [p.card for p in h.companion.view.play] == ["TH", "JC", "2D", "go"]
     assert h.companion.view.to_act == 1

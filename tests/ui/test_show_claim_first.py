@@ -77,7 +77,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     assert view.phase == "show" and view.scores == (0, 2)
     assert "Ann claimed 0 of 1: 1 missed" in pegging.ids.last.text
     assert pegging.ids.plays.text.splitlines()[-1].endswith("+1 (last card)")
-    assert [(o["seat"], o["points"], o["kind"]) for o in view.offers] == [(0, 1, "play")]
+    assert [(o.seat, o.points, o.kind) for o in view.offers] == [(0, 1, "play")]
 
     # the show: Ben's cards, but no count, no breakdown, nothing to accept
     h.app.go("show")
@@ -104,7 +104,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
 
     h.tap(show.ids.next_count)
     h.wait()
-    ann = h.companion.view.next_show["proposal"]["total"]
+    ann = h.companion.view.next_show.proposal.total
     assert show.heading.startswith("Ann's hand") and show.total_line == "" and not show.ids.breakdown.children
     key(h, show, str(ann))
     h.tap(show.ids.claim)
@@ -131,7 +131,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     h.wait()
     assert show.total_line == "6" and "Ann claimed 4 of 6: 2 missed" in show.last
     assert show.ids.step.text == "Claimed. Next: Next deal" and show.ids.next_deal.text == "Next deal"
-    assert [(o["seat"], o["points"]) for o in h.companion.view.offers] == [(0, 2)]
+    assert [(o.seat, o.points) for o in h.companion.view.offers] == [(0, 2)]
     h.tap(show.ids.next_deal)  # with the crib's muggins open, to the table (the offer stays there)
     h.wait(lambda: h.current == "table", what="the table")
     assert h.companion.view.phase == "discard" and h.companion.view.offers

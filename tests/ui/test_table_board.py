@@ -84,7 +84,7 @@ def test_held_tall_the_table_leaves_no_band_empty(start_app):
         assert log.x > right and log.y < 0.03 * size[1]     # the log beside it, down to the bottom
         assert log.height > 0.2 * size[1]
         shown = log.text.splitlines()
-        assert len(shown) >= min(len(h.companion.view.log), 8) and shown[0] == h.companion.view.log[-1]["text"]
+        assert len(shown) >= min(len(h.companion.view.log), 8) and shown[0] == h.companion.view.log[-1].text
         assert fit.check([h.app.root], size, [table.ids.photograph]) == []
     h.resize(SIZES["landscape"])
     h.pump(frames=4)

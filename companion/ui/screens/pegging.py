@@ -83,15 +83,15 @@ class PeggingScreen(CribScreen):
         self.scores_text = "\n".join(
             f"[color={get_hex_from_color(T.TRACK_TEXT[side % len(T.TRACK_TEXT)])}]{name}[/color]  [b]{view.scores[side]}[/b]"
             for side, name in enumerate(view.side_names))
-        seen = {p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
+        seen = {p.card for p in view.play if p.card != "go"} | ({view.starter} if view.starter else set())
         for code, button in self.card_buttons.items():
             button.disabled = code in seen or not playing
         lines = []
         for p in view.play:
-            who = view.players[p["seat"]]
-            card = "go" if p["card"] == "go" else T.card_text(p["card"])
-            points = f"  +{p['points']} ({', '.join(p['reasons'])})" if p["points"] else ""
-            lines.append(f"{who}: {card}  count {p['count']}{points}")
+            who = view.players[p.seat]
+            card = "go" if p.card == "go" else T.card_text(p.card)
+            points = f"  +{p.points} ({', '.join(p.reasons)})" if p.points else ""
+            lines.append(f"{who}: {card}  count {p.count}{points}")
         self.ids.plays.text = "\n".join(lines[-12:]) or "No card laid yet."
         self.ids.go.disabled = not playing
         self.ids.to_show.opacity = 0 if playing else 1
@@ -102,13 +102,13 @@ class PeggingScreen(CribScreen):
         for offer in view.offers:
             box.add_widget(Factory.Body(text=present.offer_line(view, offer), color=T.WARN))
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
-            for seat in offer["callers"]:
-                button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
-                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act(GameSession.muggins, s, o,
+            for seat in offer.callers:
+                button = Factory.BigButton(text=f"{view.players[seat]} takes {offer.points}")
+                button.bind(on_release=lambda _b, s=seat, o=offer.entry: self.act(GameSession.muggins, s, o,
                                                                                                 then=self._said))
                 row.add_widget(button)
             let_go = Factory.BigButton(text="Let it go")
-            let_go.bind(on_release=lambda _b, o=offer["entry"]: self.act(GameSession.decline, o, then=self._said))
+            let_go.bind(on_release=lambda _b, o=offer.entry: self.act(GameSession.decline, o, then=self._said))
             row.add_widget(let_go)
             box.add_widget(row)
 
@@ -144,8 +144,8 @@ class PeggingScreen(CribScreen):
             self._build_keypads(view)
         for button in self.point_buttons.values():
             button.disabled = not playing
-        pegged = [line["text"] for line in view.log
-                  if line["deal"] == view.deal_number and line["kind"] in ("play", "heels")]
+        pegged = [line.text for line in view.log
+                  if line.deal == view.deal_number and line.kind in ("play", "heels")]
         self.ids.pegged.text = "\n".join(pegged[-10:]) or "Nothing pegged yet in this deal."
         self.ids.points_undo.disabled = not view.can_undo
         words = "Play over: " if playing else ""
@@ -207,19 +207,19 @@ class PeggingScreen(CribScreen):
 
     def _reneges(self, box, view) -> None:
         """A go said while holding a playable card: the opponent may peg the penalty (once each)."""
-        taken = sum(1 for line in view.log if line["kind"] == "penalty" and line["deal"] == view.deal_number
-                    and "renege" in line["text"] and line["points"] > 0)
+        taken = sum(1 for line in view.log if line.kind == "penalty" and line.deal == view.deal_number
+                    and "renege" in line.text and line.points > 0)
         for renege in view.reneges[taken:]:
-            seat = renege["seat"]
+            seat = renege.seat
             box.add_widget(Factory.Body(text=f"Renege: {view.players[seat]} said go holding a card that could "
-                                             f"be played. Penalty {renege['penalty']}.", color=T.WARN))
+                                             f"be played. Penalty {renege.penalty}.", color=T.WARN))
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
             sides = view.sides
             mine = next(side for side in sides if seat in side)
             for other in (s for side in sides if side is not mine for s in side[:1]):
-                button = Factory.BigButton(text=f"{view.players[other]} pegs {renege['penalty']}")
+                button = Factory.BigButton(text=f"{view.players[other]} pegs {renege.penalty}")
                 button.bind(on_release=lambda _b, o=other, r=renege: self.act(
-                    GameSession.penalty, "renege", r["seat"], o, r["cards"]))
+                    GameSession.penalty, "renege", r.seat, o, r.cards))
                 row.add_widget(button)
             box.add_widget(row)
 

@@ -197,7 +197,7 @@ class ShowScreen(CribScreen):
         self.step = "Accept the count, or type the claim" if view.count_first else "Count the cards, then claim"
         nxt = view.next_show if view.phase is Phase.SHOW else None
         self.ids.after.clear_widgets()
-        revealed = next((c for c in view.shown if c["entry"] == self.revealed), None)
+        revealed = next((c for c in view.shown if c.entry == self.revealed), None)
         if revealed is not None:
             self._reveal(view, revealed)
             return
@@ -205,18 +205,18 @@ class ShowScreen(CribScreen):
         if nxt is None:
             self._finished(view)
             return
-        who = view.players[nxt["seat"]]
-        known = nxt["cards"]
+        who = view.players[nxt.seat]
+        known = nxt.cards
         group, note, choices = self._group(view)
         self.note = "  ".join(filter(None, [note, *self.context.get("set_aside", ())]))
-        self.pick_text = f"Pick {who}'s hand" if nxt["kind"] == "hand" else "Pick the crib"
+        self.pick_text = f"Pick {who}'s hand" if nxt.kind == "hand" else "Pick the crib"
         if known:
-            self.cards, proposal = None, nxt["proposal"]
-            self._set_count(known, proposal["items"], proposal["total"], proposal["spoken"])
+            self.cards, proposal = None, nxt.proposal
+            self._set_count(known, proposal.items, proposal.total, proposal.spoken)
         elif choices:  # a hand pegged by points: the player says which of the photo's hands it is
             self.cards = None
             self._set_count([], [], None, "")
-        elif group is not None and nxt["kind"] == "hand" and group.show is not None:
+        elif group is not None and nxt.kind == "hand" and group.show is not None:
             self.cards = list(group.cards)
             data = group.show.as_json()
             self._set_count(self.cards, data["items"], data["total"], data["spoken"])
@@ -236,11 +236,11 @@ class ShowScreen(CribScreen):
             return
         else:
             self.cards = None
-            whose = f"{who}'s hand" if nxt["kind"] == "hand" else "The crib"
+            whose = f"{who}'s hand" if nxt.kind == "hand" else "The crib"
             self.note = note or f"{whose} is not known yet: photograph it or pick its 4 cards."
             self._set_count([], [], None, "")
         starter = T.card_text(view.starter) if view.starter else "?"
-        what = "crib" if nxt["kind"] == "crib" else "hand"
+        what = "crib" if nxt.kind == "crib" else "hand"
         shown = "  ".join(T.card_text(c) for c in (known or self.cards or [])) or "cards not known"
         self.heading = f"{who}'s {what}: {shown}   starter {starter}"
         self.ids.accept.disabled = self.total is None or not self.count_first
@@ -255,23 +255,23 @@ class ShowScreen(CribScreen):
         choose from when the game does not know the hand (pegged by points) and the photo holds
         more than one it could be."""
         nxt, photo_show = view.next_show, self.context.get("photo_show")
-        if nxt["cards"] or nxt["kind"] != "hand" or photo_show is None:
-            group, note = present.group_for(photo_show, nxt["cards"], nxt["kind"])
+        if nxt.cards or nxt.kind != "hand" or photo_show is None:
+            group, note = present.group_for(photo_show, nxt.cards, nxt.kind)
             return group, note, []
-        counted = {card for shown in view.shown for card in shown["cards"]}
+        counted = {card for shown in view.shown for card in shown.cards}
         hands = [g for g in photo_show.groups
                  if g.role == "hand" and len(g.cards) == 4 and not counted & set(g.cards)]
-        chosen = self.context.setdefault("hands", {}).get((view.deal_number, nxt["seat"]))
+        chosen = self.context.setdefault("hands", {}).get((view.deal_number, nxt.seat))
         picked = next((g for g in hands if g.label == chosen), None)
         if picked is not None or len(hands) == 1:
             return picked or hands[0], None, []
         if not hands:
-            return None, f"{view.players[nxt['seat']]}'s hand is not in the photo: photograph it or pick its 4 cards", []
+            return None, f"{view.players[nxt.seat]}'s hand is not in the photo: photograph it or pick its 4 cards", []
         return None, None, hands
 
     def _ask_hand(self, view, hands) -> None:
         """One button per hand in the photo: the player taps the one that is this player's."""
-        who = view.players[view.next_show["seat"]]
+        who = view.players[view.next_show.seat]
         self.heading = f"Which is {who}'s hand?   starter {T.card_text(view.starter)}"
         self.step = f"Tap {who}'s hand"
         for number, group in enumerate(hands):
@@ -283,7 +283,7 @@ class ShowScreen(CribScreen):
 
     def choose_hand(self, label: str) -> None:
         view = self.companion.view
-        self.context.setdefault("hands", {})[(view.deal_number, view.next_show["seat"])] = label
+        self.context.setdefault("hands", {})[(view.deal_number, view.next_show.seat)] = label
         self.on_game_view(view)
         self.check_photo()
 
@@ -336,19 +336,19 @@ class ShowScreen(CribScreen):
     def pick_cards(self) -> None:
         view = self.companion.view
         nxt = view.next_show
-        unavailable = ({p["card"] for p in view.play if p["card"] != "go"} | ({view.starter} if view.starter else set())
-                       | {c for shown in view.shown for c in shown["cards"]})
-        if nxt["kind"] == "hand":  # the cards its player laid in the play are in it
-            unavailable -= {p["card"] for p in view.play if p["seat"] == nxt["seat"]}
-        whose = f"{view.players[nxt['seat']]}'s" if nxt["kind"] == "hand" else "The crib's"
+        unavailable = ({p.card for p in view.play if p.card != "go"} | ({view.starter} if view.starter else set())
+                       | {c for shown in view.shown for c in shown.cards})
+        if nxt.kind == "hand":  # the cards its player laid in the play are in it
+            unavailable -= {p.card for p in view.play if p.seat == nxt.seat}
+        whose = f"{view.players[nxt.seat]}'s" if nxt.kind == "hand" else "The crib's"
         CardPicker(f"{whose} 4 cards", multi=4, unavailable=unavailable, on_done=self._count_typed).open()
 
     def _count_typed(self, cards) -> None:
         self.typed = list(cards)
         view = self.companion.view
         starter, nxt = view.starter, view.next_show
-        crib = nxt is None or nxt["kind"] == "crib"
-        whose = "Crib" if nxt is None else f"{view.players[nxt['seat']]}'s {'crib' if crib else 'hand'}"
+        crib = nxt is None or nxt.kind == "crib"
+        whose = "Crib" if nxt is None else f"{view.players[nxt.seat]}'s {'crib' if crib else 'hand'}"
         heading = f"{whose}: " + "  ".join(T.card_text(c) for c in cards) + f"   starter {T.card_text(starter)}"
 
         def done(show):
@@ -383,7 +383,7 @@ class ShowScreen(CribScreen):
             self.typed = None
             view = self.companion.view
             if not view.count_first and view.shown:  # claimed: now the count is shown
-                self.revealed = view.shown[-1]["entry"]
+                self.revealed = view.shown[-1].entry
             self.on_game_view(view)
         self.act(GameSession.show, self.cards, claim, path, then=done)
 
@@ -391,30 +391,30 @@ class ShowScreen(CribScreen):
         box = self.ids.offers
         box.clear_widgets()
         for offer in view.offers:
-            line = present.offer_line(view, offer, self.offer_items.get(offer["entry"]))
+            line = present.offer_line(view, offer, self.offer_items.get(offer.entry))
             box.add_widget(Factory.Body(text=line, color=T.WARN, font_name=T.CARD_FONT))
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
-            for seat in offer["callers"]:
-                button = Factory.BigButton(text=f"{view.players[seat]} takes {offer['points']}")
-                button.bind(on_release=lambda _b, s=seat, o=offer["entry"]: self.act(GameSession.muggins, s, o))
+            for seat in offer.callers:
+                button = Factory.BigButton(text=f"{view.players[seat]} takes {offer.points}")
+                button.bind(on_release=lambda _b, s=seat, o=offer.entry: self.act(GameSession.muggins, s, o))
                 row.add_widget(button)
                 self.ids[f"take_{seat}"] = button
             button = Factory.BigButton(text="Let it go")
-            button.bind(on_release=lambda _b, o=offer["entry"]: self.act(GameSession.decline, o))
+            button.bind(on_release=lambda _b, o=offer.entry: self.act(GameSession.decline, o))
             row.add_widget(button)
             box.add_widget(row)
 
     def _reveal(self, view, count: dict) -> None:
         """The count just claimed, shown now: its cards, breakdown and total beside the claim,
         the muggins offer when points were missed, and the way on."""
-        who = view.players[count["seat"]]
-        what = "crib" if count["kind"] == "crib" else "hand"
-        cards = "  ".join(T.card_text(c) for c in count["cards"])
-        self.heading = f"{who}'s {what}: {cards}   starter {T.card_text(count['starter'])}   claimed {count['claimed']}"
+        who = view.players[count.seat]
+        what = "crib" if count.kind == "crib" else "hand"
+        cards = "  ".join(T.card_text(c) for c in count.cards)
+        self.heading = f"{who}'s {what}: {cards}   starter {T.card_text(count.starter)}   claimed {count.claimed}"
         self.note = ""
         if not self.last:  # nothing pegged nor missed (a claim of 0 for a hand worth 0)
-            self.last = f"{who} claimed {count['claimed']}: right"
-        self._set_count(count["cards"], count["items"], count["total"], count["spoken"], shown=True)
+            self.last = f"{who} claimed {count.claimed}: right"
+        self._set_count(count.cards, count.items, count.total, count.spoken, shown=True)
         self.ids.accept.disabled = self.ids.claim.disabled = True
         self.ids.pick.opacity, self.ids.pick.disabled = 0, True
         more = view.phase is Phase.SHOW and view.next_show is not None

@@ -167,10 +167,10 @@ class TableScreen(CribScreen):
         for offer in view.offers:
             box.add_widget(Factory.Body(text=present.offer_line(view, offer), color=T.WARN))
             row = Factory.BoxLayout(size_hint_y=None, height=T.TOUCH, spacing=T.GAP)
-            for seat in offer["callers"]:
-                self._button(row, f"{view.players[seat]} takes {offer['points']}",
-                             lambda s=seat, o=offer["entry"]: self.act(GameSession.muggins, s, o))
-            self._button(row, "Let it go", lambda o=offer["entry"]: self.act(GameSession.decline, o))
+            for seat in offer.callers:
+                self._button(row, f"{view.players[seat]} takes {offer.points}",
+                             lambda s=seat, o=offer.entry: self.act(GameSession.muggins, s, o))
+            self._button(row, "Let it go", lambda o=offer.entry: self.act(GameSession.decline, o))
             box.add_widget(row)
 
     def pick_starter(self) -> None:
