@@ -10,18 +10,17 @@ crib with the full breakdown, and judge the players' claims (muggins).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Collection, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from companion.counted import NO_STARTER, STARTER_FROM_PHOTO, STARTER_GIVEN, GroupShow, PhotoShow
 from companion.doubt import doubts
-from companion.grouping import trusted_groups
 from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
 from vision.photo_quality import assess
-from vision import (Code, Notice, PhotoSource, RecognizedCard, Recognition, Recognizer, Role,
-                    shared_recognizer)
+from vision import PhotoSource, RecognizedCard, Recognition, Recognizer, Role, shared_recognizer
+from vision.table import as_the_player_says
 
 # The results (GroupShow, PhotoShow, the STARTER_* values) live in companion.counted, which
 # companion.doubt reads too; they are imported from here as before.
@@ -62,11 +61,10 @@ def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = No
     ``confirmed``: flagged cards the player confirmed (``confirm_cards``): trusted like any other.
     """
     if isinstance(photo, Recognition):
-        return count_recognition(name_unread(confirm_cards(photo, confirmed), named or {}), starter, claims, rules,
-                                 all_crib=all_crib)
+        return count_recognition(as_answered(photo, named, confirmed), starter, claims, rules, all_crib=all_crib)
     recognizer = recognizer or shared_recognizer()
     decoded, recognition = recognizer.read_and_recognize(photo)
-    recognition = name_unread(confirm_cards(recognition, confirmed), named or {})
+    recognition = as_answered(recognition, named, confirmed)
     quality = assess(decoded.pixels) if decoded is not None else None
     try:
         shown = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
@@ -101,11 +99,25 @@ def count_recognition(recognition: Recognition, starter: str | Card | None = Non
     return replace(shown, doubts=doubts(shown))
 
 
+def as_answered(recognition: Recognition, named: Mapping[int, str | None] | None = None,
+                confirmed: Sequence[str] = ()) -> Recognition:
+    """The recognition with the player's answers checked and applied: ``named``, the cards named
+    for unread boxes by number (see ``name_unread``), and ``confirmed``, the flagged cards the
+    player confirmed (see ``confirm_cards``). The table is ``vision.table``'s: the groups built
+    from the cards the player can trust."""
+    codes = _confirmable(recognition, confirmed)
+    cards, left_out = _named(recognition, named or {})
+    return as_the_player_says(recognition, named=cards, left_out=left_out, confirmed=codes)
+
+
 def confirm_cards(recognition: Recognition, codes: Sequence[str]) -> Recognition:
     """The recognition with the flagged cards ``codes`` confirmed by the player: no longer flagged,
     so they are trusted (a flagged card sitting on another joins the groups again)."""
-    if not codes:
-        return recognition
+    return as_answered(recognition, confirmed=codes)
+
+
+def _confirmable(recognition: Recognition, codes: Sequence[str]) -> set[str]:
+    """The codes of the cards the player confirms, each a card read in the photo (UnreadCardError)."""
     wanted = set()
     for text in codes:
         try:
@@ -115,23 +127,7 @@ def confirm_cards(recognition: Recognition, codes: Sequence[str]) -> Recognition
         if recognition.card(code) is None:
             raise UnreadCardError(f"confirm {code}: no {code} was read in the photo")
         wanted.add(code)
-    return replace(recognition, cards=tuple(replace(c, confirm=False) if c.card in wanted else c
-                                            for c in recognition.cards),
-                   warnings=answered(recognition.warnings, wanted))
-
-
-# Notices naming a card first that stay true once the player confirmed that card: it is still in
-# the photo twice; an ignored second reading is still not a card of its own.
-_TRUE_AFTER_CONFIRM = frozenset({Code.SEEN_TWICE, Code.SECOND_READING})
-
-
-def answered(warnings: Sequence, codes: Collection[str]) -> tuple:
-    """``warnings`` without the notices about how one of ``codes`` was read (low confidence, one
-    corner, disputed corners, whatever recognition's reason): the player checked those cards.
-    Judged by the notice's code and first argument, never its words."""
-    return tuple(w for w in warnings
-                 if not (isinstance(w, Notice) and w.code not in _TRUE_AFTER_CONFIRM and w.args
-                         and isinstance(w.args[0], str) and w.args[0] in codes))
+    return wanted
 
 
 # What a player types for an unread box that is no card (a printed page, a coin, a card back):
@@ -149,17 +145,26 @@ def name_unread(recognition: Recognition, named: Mapping[int, str | None]) -> Re
     (from 1, the order of ``unread_boxes``, as the warnings number them) -> the card it is, or
     None / a ``NOT_A_CARD`` word ("none", "-", "x", "skip", "not") for a box that is no card: it
     is left out. Each named card joins the group it lies in (the cards are laid out again with it,
-    ``companion.grouping``); the named boxes' warnings go. The groups are built from the cards the
-    player can trust (a flagged card sitting on another card waits for the player)."""
+    ``vision.table``); the named boxes' warnings go (by code and box, never by the words: a review
+    may leave out one box, then another, counting from the boxes left). The groups are built from
+    the cards the player can trust (a flagged card sitting on another card waits for the player)."""
+    return as_answered(recognition, named)
+
+
+def _named(recognition: Recognition, named: Mapping[int, str | None]) -> tuple[list[RecognizedCard], list]:
+    """The cards the player named for unread boxes, each with its box, and the boxes left out (no
+    card); UnreadCardError for a number that is no unread box, an answer that is no card, or a card
+    already in the photo."""
     unread = recognition.unread_boxes
     taken = {c.card for c in recognition.cards}
-    cards = []
+    cards, left_out = [], []
     for number, text in sorted(named.items()):
         if not 1 <= number <= len(unread):
             have = "no unread card" if not unread else "one unread card (1)" if len(unread) == 1 else \
                 f"unread cards 1-{len(unread)}"
             raise UnreadCardError(f"unread card {number}: the photo has {have}")
         if is_not_a_card(text):
+            left_out.append(unread[number - 1])
             continue
         try:
             code = str(Card.parse(text))
@@ -170,14 +175,7 @@ def name_unread(recognition: Recognition, named: Mapping[int, str | None]) -> Re
             raise UnreadCardError(f"unread card {number}: {code} is already in the photo")
         taken.add(code)
         cards.append(RecognizedCard(code, 1.0, unread[number - 1]))
-    gone = {tuple(unread[n - 1]) for n in named}
-    # by code and box, never by the words (the box, not the number: a review may leave out one box,
-    # then another, counting from the boxes left)
-    warnings = tuple(w for w in recognition.warnings
-                     if not (isinstance(w, Notice) and w.code == Code.UNREAD_CARD and tuple(w.args[1]) in gone))
-    left = replace(recognition, warnings=warnings,
-                   unread_boxes=tuple(b for i, b in enumerate(unread, 1) if i not in named))
-    return trusted_groups(left, cards, regroup=bool(named))
+    return cards, left_out
 
 
 def _starter(given: str | Card | None, in_photo: str | None) -> tuple[Card | None, str]:

@@ -208,3 +208,64 @@ def test_no_module_imports_another_by_a_string():
                 if name in ("importlib.import_module", "import_module", "__import__"):
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offenders == []
+
+
+# What companion may import from vision (issue 49): the names of ``vision`` itself and of the
+# public modules below (each module's ``__all__`` where it has one), never vision's steps.
+VISION_PUBLIC = {
+    "vision": "the recogniser, its results and errors (vision/__init__.py's __all__)",
+    "vision.table": "the table: card groups and their notices, with the player's answers",
+    "vision.photo_quality": "whether a photo is too dark, blurred or small, and the advice",
+    "vision.model_config": "the loaded models' version and folder (crib's --version)",
+}
+# The training commands (companion/cli/training_commands.py) drive vision's training and data
+# engine, whose entry points are their own packages.
+VISION_TRAINING = ("vision.train", "vision.synth")
+
+
+def _public_names(module: str) -> set[str] | None:
+    """A vision module's ``__all__`` read from its source (None: it has none)."""
+    path = ROOT / (module.replace(".", "/") + ".py")
+    path = path if path.is_file() else ROOT / module.replace(".", "/") / "__init__.py"
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+def _vision_imports(path: Path) -> list[tuple[int, str, str | None]]:
+    """(line, module, name or None) for each import of vision in ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name, None) for a in node.names if _is_under(a.name, ["vision"])]
+        elif isinstance(node, ast.ImportFrom) and node.module and _is_under(node.module, ["vision"]):
+            found += [(node.lineno, node.module, a.name) for a in node.names]
+    return found
+
+
+def test_companion_uses_vision_public_names_only():
+    """companion calls vision through its public names (``VISION_PUBLIC``; the training commands
+    through vision.train and vision.synth): never one of the steps (vision.layout, vision.boxes,
+    vision.detections, ...), and from a public module only the names of its ``__all__``."""
+    offenders = []
+    for path in _sources("companion"):
+        where = path.relative_to(ROOT).as_posix()
+        for line, module, name in _vision_imports(path):
+            if _is_under(module, VISION_TRAINING) and where == "companion/cli/training_commands.py":
+                continue
+            if module not in VISION_PUBLIC:
+                offenders.append(f"{where}:{line}: {module}")
+            elif name is not None and (public := _public_names(module)) is not None and name not in public:
+                offenders.append(f"{where}:{line}: {module}.{name}")
+    assert offenders == []
+
+
+def test_the_public_names_check_finds_a_step_imported(tmp_path):
+    """The check above names a step imported either way, and a name outside a module's ``__all__``."""
+    source = tmp_path / "m.py"
+    source.write_text("from vision.layout import arrange\nimport vision.boxes\nfrom vision import Role, layout\n")
+    assert _vision_imports(source) == [(1, "vision.layout", "arrange"), (2, "vision.boxes", None),
+                                       (3, "vision", "Role"), (3, "vision", "layout")]
+    assert "Role" in _public_names("vision") and "layout" not in _public_names("vision")
+    assert "as_the_player_says" in _public_names("vision.table")

@@ -47,8 +47,9 @@ from vision.results import ROLE_ORDER, Role
 # layouts of tests/vision/test_layout.py and the sample photos' sidecars, or measured on tuning
 # scenes: docs/TUNING.md, "layout".
 # How plausible a group size is on a cribbage table: hands and crib 4, starter 1, a deal 6;
-# 5 is a three-player deal (or a hand with the starter pushed against it).
-_SIZE_SCORE = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
+# 5 is a three-player deal (or a hand with the starter pushed against it); any other size fits no
+# role (-1). The one table of sizes: ``vision.table`` weighs a card set aside by it too.
+SIZE_FIT = {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
 # Group sizes that can be a hand or the crib on a whole table: 4, a card read twice (5), or a
 # card or two hidden or not found.
 _NEAR_FOUR = (2, 3, 4, 5)
@@ -111,7 +112,7 @@ def _spanning_tree(points: np.ndarray, rows: list[int]) -> list[tuple[float, int
 
 def _plausibility(parts: list[list[int]]) -> float:
     lone = sum(1 for p in parts if len(p) == 1)
-    return sum(_SIZE_SCORE.get(len(p), -1.0) for p in parts) - max(lone - 1, 0)
+    return sum(SIZE_FIT.get(len(p), -1.0) for p in parts) - max(lone - 1, 0)
 
 
 def _merge_fragments(groups: list[list[int]], centres: np.ndarray, reach: float) -> list[list[int]]:
@@ -147,7 +148,7 @@ def overlapping(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) -> np.
 def _split_merged(rows: list[int], centres: np.ndarray, touching: np.ndarray) -> list[list[int]]:
     """Cut a group whose size fits no cribbage role at the long links that leave sizes that do
     (two hands pushed together, a hand and its starter); cards lying on each other stay together."""
-    if len(rows) in _SIZE_SCORE:
+    if len(rows) in SIZE_FIT:
         return [rows]
     edges = sorted(_spanning_tree(centres, rows), reverse=True)
     held = [(a, b) for a in rows for b in rows if a < b and touching[a, b]]

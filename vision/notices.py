@@ -39,6 +39,9 @@ class Code(StrEnum):
     NO_STARTER_FOR_CRIB = "no_starter_for_crib"  # (groups of 4)
     CRIB_UNSURE = "crib_unsure"  # (): older results; recognition now says ROLE_GUESSED (role "crib", "near_...")
     ROLE_GUESSED = "role_guessed"  # (role, cards read in the group, why: a GUESS_WHY key): a role not shown for sure
+    # The player's table (``vision.table``): the groups built from the cards the player can trust.
+    NAMED_APART = "named_apart"  # (code, the starter): a card the player named lies apart, not counted
+    SET_ASIDE = "set_aside"  # (code, card it sits on): a flagged card kept out of the groups until confirmed
 
 
 # Why a role is a guess (``Code.ROLE_GUESSED``'s third argument).
@@ -150,6 +153,10 @@ _TEXT = {
     Code.NO_STARTER_FOR_CRIB: lambda n: f"{n} groups of 4 and no starter or pack apart: cannot tell which is the crib",
     Code.CRIB_UNSURE: lambda: "unsure which group is the crib: two groups lie almost equally near the starter",
     Code.ROLE_GUESSED: _role_guessed,
+    Code.NAMED_APART: lambda code, starter: f"{code} (named) lies apart from the hands and the starter {starter}: "
+                                            f"not counted",
+    Code.SET_ASIDE: lambda code, under: f"{code} (read unsure on {under}'s corner) is left out of the groups until "
+                                        f"confirmed",
 }
 
 

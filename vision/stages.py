@@ -10,6 +10,7 @@
              groups with roles, notices
     amend -> Recognition (``amend``: ``phantoms``, ``index_column``): second readings of a card
              dropped, the cards along a fan's or row's index column added, the table rebuilt
+             (``table.with_cards``; ``table`` owns the groups, the player's answers included)
     read_again -> Recognition (``second_reading``): each card's index read a second time (turned
              half round, cut wider), its ink's colour and sharpness added to its ``evidence``
     weigh -> Recognition (``doubt``): each card's chance of being right (its ``confidence``) and

@@ -15,12 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from companion.doubt import Doubt, doubts
-from companion.grouping import LAYOUT_CODES, trusted_groups
-from companion.photo import answered, count_recognition, name_unread
+from companion.photo import count_recognition, name_unread
 from companion.ui.cardtext import card_text
-from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role, percent_sure
-
-IGNORED = "not counted"
+from vision import CardGroup, Code, RecognizedCard, Recognition, Role, percent_sure
+from vision.table import LAYOUT_CODES, ROLE_ORDER, answered, as_the_player_says
 
 
 class ReviewError(ValueError):
@@ -28,42 +26,72 @@ class ReviewError(ValueError):
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a card stands in the review: a group of the table, by its role and, for hands and
+    unknown groups, its number from 1 (``str()``: "hand 2", "crib"); or left out (``IGNORED``, no
+    role: "not counted")."""
+
+    role: Role | None
+    number: int = 1
+
+    @classmethod
+    def of(cls, role: Role, number: int = 1) -> "Place":
+        """The place of the ``number``-th group of ``role`` (one crib, one starter: no number)."""
+        return cls(role, number if role in (Role.HAND, Role.UNKNOWN) else 1)
+
+    def order(self) -> tuple[int, int]:
+        """How groups are listed: hands first, then the crib, the starter, the rest; by number."""
+        return (ROLE_ORDER.index(self.role) if self.role is not None else len(ROLE_ORDER), self.number)
+
+    def __str__(self) -> str:
+        if self.role is None:
+            return "not counted"
+        return f"{self.role.value} {self.number}" if self.role in (Role.HAND, Role.UNKNOWN) else self.role.value
+
+
+IGNORED = Place(None, 0)  # left out: no card, or not counted
+STARTER = Place.of(Role.STARTER)
+CRIB = Place.of(Role.CRIB)
+
+
+def hand(number: int) -> Place:
+    return Place.of(Role.HAND, number)
+
+
+@dataclass(frozen=True)
 class ReviewCard:
     code: str | None            # None: a card whose index could not be read
     box: tuple[float, float, float, float]
     confidence: float
-    group: str                  # "hand 1", "hand 2", "crib", "starter", "unknown 1", IGNORED
+    group: Place                # hand 1, hand 2, the crib, the starter, unknown 1, or IGNORED
     unsure: bool = False        # recognition asked for a check
     confirmed: bool = False     # the player confirmed or corrected it
     read_as: str | None = None  # what recognition read, when the player changed it
     runner_up: str | None = None
 
 
-def group_label(role: Role, number: int) -> str:
-    return f"{role.value} {number}" if role in (Role.HAND, Role.UNKNOWN) else role.value
-
-
 class Review:
     def __init__(self, recognition: Recognition, starter: str | None = None, all_crib: bool = False) -> None:
         """``starter``, ``all_crib``: what the photo will be counted with (the game's starter once
         cut; every group as a crib), so that the doubts are the coming count's. The groups are the
-        trusted cards' (``companion.grouping``: a flagged card sitting on another waits apart)."""
-        recognition = trusted_groups(recognition)
+        trusted cards' (``vision.table``: a flagged card sitting on another waits apart)."""
+        recognition = as_the_player_says(recognition)
         self.source = recognition
         self.starter, self.all_crib = starter, all_crib
         self.cards: list[ReviewCard] = []
         counters: Counter = Counter()
-        group_of: dict[str, str] = {}
+        group_of: dict[str, Place] = {}
         for group in recognition.groups:
             counters[group.role] += 1
             for code in group.cards:
-                group_of[code] = group_label(group.role, counters[group.role])
+                group_of[code] = Place.of(group.role, counters[group.role])
+        unknown = Place.of(Role.UNKNOWN, 1)
         for card in recognition.cards:
-            self.cards.append(ReviewCard(card.card, card.box, card.confidence, group_of.get(card.card, "unknown 1"),
+            self.cards.append(ReviewCard(card.card, card.box, card.confidence, group_of.get(card.card, unknown),
                                          unsure=card.confirm, runner_up=card.runner_up))
         for box in recognition.unread_boxes:
-            self.cards.append(ReviewCard(None, tuple(box), 0.0, "unknown 1", unsure=True))
-        self.chosen_starter = next((i for i, c in enumerate(self.cards) if c.group == "starter"), None)
+            self.cards.append(ReviewCard(None, tuple(box), 0.0, unknown, unsure=True))
+        self.chosen_starter = next((i for i, c in enumerate(self.cards) if c.group == STARTER), None)
         self._doubts_for: tuple[list[ReviewCard], tuple[Doubt, ...]] | None = None
 
     def count_with(self, starter: str | None, all_crib: bool) -> None:
@@ -105,12 +133,11 @@ class Review:
         """The doubts of the photo counted as it stands: cards not yet confirmed still unsure, and
         the unread cards still weighing on the starter recognition chose until it is confirmed."""
         chosen = self.chosen_starter
-        starter_unchecked = (chosen is not None and self.cards[chosen].group == "starter"
+        starter_unchecked = (chosen is not None and self.cards[chosen].group == STARTER
                              and not self.cards[chosen].confirmed)
         cards = tuple(RecognizedCard(c.code, c.confidence, c.box, c.unsure and not c.confirmed, c.runner_up)
                       for c in self.cards if c.code and c.group != IGNORED)
-        groups = tuple(CardGroup(_role(label), tuple(codes)) for label, codes in self.groups().items())
-        draft = Recognition(self.source.image, self.source.width, self.source.height, cards, groups, (),
+        draft = Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(), (),
                             unread_boxes=self.source.unread_boxes if starter_unchecked else ())
         try:
             return doubts(count_recognition(draft, self.starter, all_crib=self.all_crib))
@@ -120,19 +147,21 @@ class Review:
     def problems(self) -> list[str]:
         return [text for i in range(len(self.cards)) if (text := self.flagged(i))]
 
-    def groups(self) -> dict[str, list[str]]:
-        """Group label -> card codes, hands first, then the crib, the starter, the rest."""
-        out: dict[str, list[str]] = {}
+    def groups(self) -> dict[Place, list[str]]:
+        """Each group's place -> its card codes, hands first, then the crib, the starter, the rest."""
+        out: dict[Place, list[str]] = {}
         for card in self.cards:
             if card.code and card.group != IGNORED:
                 out.setdefault(card.group, []).append(card.code)
-        order = {"hand": 0, "crib": 1, "starter": 2, "unknown": 3}
-        return dict(sorted(out.items(), key=lambda kv: (order.get(kv[0].split()[0], 4), kv[0])))
+        return dict(sorted(out.items(), key=lambda kv: kv[0].order()))
 
-    def group_choices(self) -> list[str]:
-        hands = sorted({c.group for c in self.cards if c.group.startswith("hand")})
-        nxt = f"hand {len(hands) + 1}"
-        return [*hands, nxt, "crib", "starter", IGNORED]
+    def card_groups(self) -> tuple[CardGroup, ...]:
+        """The groups as the player has them, in ``groups()``'s order."""
+        return tuple(CardGroup(place.role, tuple(codes)) for place, codes in self.groups().items())
+
+    def group_choices(self) -> list[Place]:
+        hands = sorted({c.group for c in self.cards if c.group.role == Role.HAND}, key=Place.order)
+        return [*hands, hand(len(hands) + 1), CRIB, STARTER, IGNORED]
 
     # --- the player's changes -------------------------------------------------------------------
     def correct(self, index: int, code: str) -> None:
@@ -159,11 +188,11 @@ class Review:
             self.source = name_unread(self.source, {boxes.index(tuple(card.box)) + 1: None})
         self.cards[index] = replace(card, group=IGNORED)
 
-    def move(self, index: int, group: str) -> None:
-        if group == "starter":  # one starter: the old one goes back to the unknown cards
+    def move(self, index: int, group: Place) -> None:
+        if group == STARTER:  # one starter: the old one goes back to the unknown cards
             for i, c in enumerate(self.cards):
-                if c.group == "starter" and i != index:
-                    self.cards[i] = replace(c, group="unknown 1")
+                if c.group == STARTER and i != index:
+                    self.cards[i] = replace(c, group=Place.of(Role.UNKNOWN, 1))
         self.cards[index] = replace(self.cards[index], group=group)
 
     # --- the result --------------------------------------------------------------------------------
@@ -174,8 +203,7 @@ class Review:
             raise ReviewError(f"{len(problems)} card(s) to check first: {problems[0]}")
         cards = tuple(RecognizedCard(c.code, c.confidence, c.box) for c in self.cards
                       if c.code and c.group != IGNORED)
-        groups = tuple(CardGroup(_role(label), tuple(codes)) for label, codes in self.groups().items())
-        return Recognition(self.source.image, self.source.width, self.source.height, cards, groups,
+        return Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(),
                            self._warnings_left(), dict(self.source.ms))
 
     def _warnings_left(self) -> tuple:
@@ -184,13 +212,8 @@ class Review:
         corrected or left out were answered."""
         checked = {code for c in self.cards if c.confirmed or c.group == IGNORED
                    for code in (c.code, c.read_as) if code}
-        still = tuple(w for w in self.source.warnings
-                      if not (isinstance(w, Notice) and (w.code in LAYOUT_CODES or w.code == Code.UNREAD_CARD)))
+        still = tuple(n for n in self.source.warnings if not (n.code in LAYOUT_CODES or n.code == Code.UNREAD_CARD))
         return answered(still, checked)
-
-
-def _role(label: str) -> Role:
-    return Role(label.split()[0])
 
 
 def _read_as(card: ReviewCard) -> str:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.grouping import trusted_groups
 from companion.photo import NOT_A_CARD, UnreadCardError, count_show, name_unread
 from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role
+from vision.table import as_the_player_says
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ROOT / "sample_images" / "hand_starter_papers.jpg"  # 9H 6D QH 5C, starter AD, a printed page: unread card 1
@@ -106,7 +106,7 @@ def _pair_with_a_phantom() -> Recognition:
 
 
 def test_a_phantom_on_a_cards_corner_does_not_make_a_pair_a_group_of_3():
-    trusted = trusted_groups(_pair_with_a_phantom())
+    trusted = as_the_player_says(_pair_with_a_phantom())
     groups = [(g.role, g.cards) for g in trusted.groups]
     assert (Role.UNKNOWN, ("AS", "AC")) in groups or (Role.UNKNOWN, ("AC", "AS")) in groups
     assert (Role.UNKNOWN, ("3C",)) in groups
@@ -145,7 +145,7 @@ def test_a_flagged_card_that_completes_a_fan_stays_in_it():
     starter = RecognizedCard("5D", 0.9, box(600, 400))
     recognition = Recognition("t.jpg", 1000, 800, tuple(fan) + (starter,),
                               (CardGroup(Role.HAND, ("5H", "5C", "JD", "4S")), CardGroup(Role.STARTER, ("5D",))), ())
-    assert trusted_groups(recognition) is recognition
+    assert as_the_player_says(recognition) is recognition
 
 
 # ------------------------------------------------------------------ the app's review: the same "not a card"

@@ -6,6 +6,7 @@ card read otherwise corrected by tapping them, then the next deal. Asserted on t
 import dataclasses
 
 from companion.rules import Card
+from companion.ui.review import STARTER, hand
 
 from tests.ui.conftest import SAMPLES
 
@@ -141,7 +142,7 @@ def crib_photographed_and_corrected(h):
     h.tap(capture.ids.shoot)
     h.wait(lambda: h.current == "review", what="recognition")
     review = h.screen("review")
-    assert review.review.groups() == {"hand 1": ["9H", "6D", "QH", "5C"], "starter": ["AD"]}
+    assert review.review.groups() == {hand(1): ["9H", "6D", "QH", "5C"], STARTER: ["AD"]}
     # nothing counted before it is checked: the printed page cut by the photo's corner is boxed as a
     # card with no readable index (models v6 to v10), and v10 reads the QH at 0.50, under its flag
     # threshold 0.6 (v6-v9 read it surely; v5 read the starter from one corner only and flagged it,
@@ -156,8 +157,8 @@ def crib_photographed_and_corrected(h):
     h.tap(tap_card(h, review, queen).buttons["QS"])  # and corrects the card it asks about
     assert review.review.problems() == [] and not review.ids.count.disabled
     card = review.review.cards[queen]
-    assert (card.code, card.confirmed, card.read_as, card.group) == ("QS", True, "QH", "hand 1")
-    assert sorted(review.review.groups()["hand 1"]) == sorted(CRIB)
+    assert (card.code, card.confirmed, card.read_as, card.group) == ("QS", True, "QH", hand(1))
+    assert sorted(review.review.groups()[hand(1)]) == sorted(CRIB)
     h.tap(review.ids.count)
     h.wait(lambda: h.current == "show" and show.total is not None, what="the crib count")
     assert sorted(show.cards) == sorted(CRIB) and show.heading.startswith("Ann's crib")

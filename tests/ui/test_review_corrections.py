@@ -8,7 +8,7 @@ from kivy.uix.button import Button
 from companion.photo import count_recognition
 from companion.ui import theme as T
 from companion.ui.present import group_for
-from companion.ui.review import IGNORED, Review
+from companion.ui.review import CRIB, IGNORED, STARTER, Review, hand
 from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role
 
 ANN = ["2C", "3D", "4S", "7H"]   # the dealer
@@ -83,8 +83,8 @@ def test_the_corrections_stand_when_the_show_sends_the_player_back_to_correct_a_
     h.wait(lambda: h.current == "review", what="the review again")
     review = h.screen("review")
     cards = review.review.cards
-    assert cards[QH].confirmed and cards[SIX].group == "crib" and cards[PAGE_AT].group == IGNORED
-    assert review.review.groups() == {"hand 1": ["9H", "QH", "5C"], "crib": ["6D"], "starter": [CUT]}
+    assert cards[QH].confirmed and cards[SIX].group == CRIB and cards[PAGE_AT].group == IGNORED
+    assert review.review.groups() == {hand(1): ["9H", "QH", "5C"], CRIB: ["6D"], STARTER: [CUT]}
     assert review.ids.problems.text == "Every card checked. Tap a card to change it, or count."
     page = review.ids.photo.boxes[PAGE_AT]
     assert page["left_out"] and page["label"] == "left out" and page["colour"] == T.MUTED
@@ -121,7 +121,7 @@ def test_the_crib_to_count_is_the_group_marked_crib_not_the_first_counted_with_c
 def test_the_reviewed_photo_says_only_what_is_still_so():
     review = Review(crib_photo())
     review.confirm(QH)
-    review.move(SIX, "crib")
+    review.move(SIX, CRIB)
     review.not_a_card(PAGE_AT)
     said = review.recognition().warnings
     assert not any(isinstance(w, Notice) and w.code in (Code.LOW_CONFIDENCE, Code.UNREAD_CARD) for w in said)

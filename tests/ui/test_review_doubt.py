@@ -6,7 +6,7 @@ import pytest
 from kivy.uix.button import Button
 
 from companion.rules import Card, score
-from companion.ui.review import IGNORED, Review, ReviewError
+from companion.ui.review import IGNORED, STARTER, Place, Review, ReviewError, hand
 from vision import CardGroup, RecognizedCard, Recognition, Role
 
 HAND = ("5H", "6C", "4D", "KS")  # with the 2S: 15 two, 15 four, a run of three = 7; as 6H 6C 4D KS: a pair = 2
@@ -37,9 +37,9 @@ def test_a_starter_chosen_while_cards_were_unread_waits_for_the_player():
 def test_the_starter_the_player_chooses_is_not_doubted():
     review = Review(recognition())
     review.correct(5, "3S")   # the unread card named: the real starter
-    review.move(5, "starter")  # the 2S goes back to the unknown cards
+    review.move(5, STARTER)  # the 2S goes back to the unknown cards
     assert review.problems() == []
-    assert review.groups() == {"hand 1": list(HAND), "starter": ["3S"], "unknown 1": ["2S"]}
+    assert review.groups() == {hand(1): list(HAND), STARTER: ["3S"], Place.of(Role.UNKNOWN, 1): ["2S"]}
 
 
 def test_a_card_whose_other_reading_changes_the_count_names_both_totals():

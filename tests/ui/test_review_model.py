@@ -3,7 +3,7 @@ nothing counted while a flagged card is left."""
 
 import pytest
 
-from companion.ui.review import IGNORED, Review, ReviewError
+from companion.ui.review import CRIB, IGNORED, STARTER, Place, Review, ReviewError, hand
 from companion.ui import present
 from vision import CardGroup, RecognizedCard, Recognition, Role
 
@@ -33,7 +33,7 @@ def test_a_correction_and_a_duplicate():
     assert review.duplicates() == {"6D"} and len(review.problems()) == 2
     review.correct(2, "qs")
     assert review.cards[2].code == "QS" and review.cards[2].read_as == "QH" and not review.problems()
-    assert review.groups()["hand 1"] == ["9H", "6D", "QS", "5C"]
+    assert review.groups()[hand(1)] == ["9H", "6D", "QS", "5C"]
 
 
 def test_unread_cards_are_named_or_left_out_and_roles_move():
@@ -45,9 +45,9 @@ def test_unread_cards_are_named_or_left_out_and_roles_move():
     review.confirm(2)
     review.confirm(4)  # the starter, chosen while a card was unread
     assert not review.problems()
-    review.move(0, "starter")  # one starter only: the old one goes back to the unknown cards
-    assert review.groups()["starter"] == ["9H"] and review.groups()["unknown 1"] == ["AD"]
-    review.move(1, "crib")
+    review.move(0, STARTER)  # one starter only: the old one goes back to the unknown cards
+    assert review.groups()[STARTER] == ["9H"] and review.groups()[Place.of(Role.UNKNOWN, 1)] == ["AD"]
+    review.move(1, CRIB)
     roles = [g.role for g in review.recognition().groups]
     assert roles == [Role.HAND, Role.CRIB, Role.STARTER, Role.UNKNOWN]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 
 from companion.ui import theme as T
-from companion.ui.review import IGNORED, Review
+from companion.ui.review import IGNORED, STARTER, Review
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F401  (PhotoView: review.kv)
 from companion.ui.widgets.picker import CardPicker
@@ -67,14 +67,14 @@ class ReviewScreen(CribScreen):
             return {"box": card.box, "label": "left out", "colour": T.MUTED, "left_out": True}
         flagged = bool(self.review.flagged(index))
         return {"box": card.box, "label": (T.card_text(card.code) if card.code else "?") + ("?" if flagged else ""),
-                "flagged": flagged, "colour": T.ROLE_COLOURS.get(card.group.split()[0], T.OK)}
+                "flagged": flagged, "colour": T.ROLE_COLOURS.get(card.group.role, T.OK)}
 
     def tap_card(self, index: int) -> None:
         review = self.review
         card = review.cards[index]
         actions = []
         if card.code and review.flagged(index):
-            yes = "Yes, the starter is" if card.group == "starter" else "Yes, it is"
+            yes = "Yes, the starter is" if card.group == STARTER else "Yes, it is"
             actions.append((f"{yes} {T.card_text(card.code)}", lambda: self._change(review.confirm, index)))
         for group in review.group_choices():
             if group == IGNORED:  # the same as crib show --card N none
