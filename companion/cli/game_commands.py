@@ -97,6 +97,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_new(args: argparse.Namespace) -> int:
     from companion.game import GameSession, Store
+    from companion.game.setup import rules_as_json
 
     rules: dict = {"preset": args.rules}
     if args.muggins:
@@ -107,12 +108,12 @@ def run_new(args: argparse.Namespace) -> int:
                               short=args.short, count_first=args.count_first, store=Store())
     view = session.view()
     if args.json:
-        print(json.dumps({"id": session.game_id, "players": list(view.players), "rules": view.rules,
+        print(json.dumps({"id": session.game_id, "players": list(view.players), "rules": rules_as_json(view.rules),
                           "first_dealer": view.players[session.game.first_dealer],
                           "count_first": view.count_first}))
     else:
-        print(f"game {session.game_id}: {' v '.join(view.side_names)} ({view.rules['name']}, to "
-              f"{view.rules['target']}); {view.players[session.game.first_dealer]} deals first. "
+        print(f"game {session.game_id}: {' v '.join(view.side_names)} ({view.rules.name}, to "
+              f"{view.rules.target}); {view.players[session.game.first_dealer]} deals first. "
               f"Continue with: crib game resume {session.game_id}")
     session.close()
     return 0

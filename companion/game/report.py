@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.rules import GameEnd
 
+from companion.game.setup import rules_as_json
 from companion.game.view import GameView
 
 NOTED_KINDS = ("muggins", "lost", "penalty")
@@ -20,14 +21,14 @@ def final_state(view: GameView, log: list[dict], skipped: list[str] = ()) -> dic
     winner = view.side_names[result.winner] if result else None
     return {
         "players": list(view.players), "sides": [list(s) for s in view.sides],
-        "side_names": list(view.side_names), "rules": view.rules, "phase": view.phase,
+        "side_names": list(view.side_names), "rules": rules_as_json(view.rules), "phase": view.phase,
         "game": view.game_number, "deal": view.current_deal,
         "scores": list(view.scores),
         "pegs": [{"front": f, "back": b} for f, b in view.pegs],
         "winner": winner, "skunk": result.kind if result else None,
         "game_points": result.game_points if result else None,
         "games": [result.as_json() for result in view.results],
-        "match": {"best_of": view.rules["match_games"], "wins": list(view.wins),
+        "match": {"best_of": view.rules.match_games, "wins": list(view.wins),
                   "match_points": list(view.match_points), "over": view.match_over,
                   "winner": _match_winner(view)},
         "notes": [{"game": n["game"], "deal": n["deal"], "kind": n["kind"], "points": n["points"],
@@ -37,7 +38,7 @@ def final_state(view: GameView, log: list[dict], skipped: list[str] = ()) -> dic
 
 
 def _match_winner(view: GameView) -> str | None:
-    if not view.match_over or view.rules["match_games"] == 1 and not view.results:
+    if not view.match_over or view.rules.match_games == 1 and not view.results:
         return None
     return view.side_names[max(range(len(view.wins)), key=lambda s: view.wins[s])]
 

@@ -37,7 +37,7 @@ HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
 def _game_name(session: GameSession, view) -> str:
     """The stored game's id (what ``crib game resume`` takes), and the game of a match."""
     name = "game" if session.game_id is None else f"game {session.game_id}"
-    if view.rules["match_games"] > 1:
+    if view.rules.match_games > 1:
         name += f" (game {view.game_number} of the match)"
     return name
 
@@ -103,7 +103,7 @@ def prompt_line(session: GameSession) -> str:
         if not view.match_over:
             what += "; 'next' starts the next game"
         else:
-            what += "; the match is over" if view.rules["match_games"] > 1 else "; the game is over"
+            what += "; the match is over" if view.rules.match_games > 1 else "; the game is over"
     offers = "".join(_offer_line(o, players, len(view.offers) > 1) for o in view.offers)
     them = "it" if view.can_redo == 1 else "them"
     redo = f" [{view.can_redo} undone: redo brings {them} back, a new move forgets {them}]" if view.can_redo else ""

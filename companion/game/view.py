@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from companion.rules import Card, GameEnd
+from companion.rules import Card, GameEnd, RuleSet
 
 from companion.game.engine import Game
 from companion.game.phase import Phase
 from companion.game.records import ByKey, GameResult, LogLine, Offer
+from companion.game.setup import rules_as_json
 
 # A count's items are the rules core's, as ``crib score --json`` prints them: {"kind", "cards", "points"}.
 Items = tuple[dict, ...]
@@ -89,7 +90,7 @@ class GameView:
     players: tuple[str, ...]
     sides: tuple[tuple[int, ...], ...]      # seats per side (track); partners share one
     side_names: tuple[str, ...]
-    rules: dict
+    rules: RuleSet
     game_number: int
     deal_number: int
     phase: Phase
@@ -125,6 +126,7 @@ class GameView:
 
     def as_json(self) -> dict:
         out = asdict(self)
+        out["rules"] = rules_as_json(self.rules)
         out["result"] = None if self.result is None else self.result.as_json()
         out["results"] = tuple(result.as_json() for result in self.results)
         return out
@@ -166,7 +168,7 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
     return GameView(
         players=game.players, sides=game.sides,
         side_names=tuple(" & ".join(game.players[s] for s in side) for side in game.sides),
-        rules=game.setup.as_json()["rules"], game_number=game.game_number, deal_number=game.deal_number,
+        rules=game.rules, game_number=game.game_number, deal_number=game.deal_number,
         phase=game.phase, dealer=game.dealer, to_act=to_act, next_show=next_show,
         count_first=game.count_first, shown=shown,
         count=deal.pegging.count if live and game.phase is Phase.PLAY and not by_points else None, play=play,

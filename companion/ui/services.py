@@ -258,10 +258,10 @@ class Companion:
         self.background["vision"].submit(job, done, failed)
 
     def _rules(self):
-        from companion.game.setup import make_rules, rules_from_json
+        from companion.game.setup import make_rules
 
         if self.view is not None:
-            return rules_from_json(self.view.rules)
+            return self.view.rules
         return make_rules({"preset": self.settings.preset, "muggins": self.settings.muggins_mode})
 
     def advise(self, cards, dealer: bool, done: Done, failed: Failed = None) -> None:

@@ -17,7 +17,7 @@ def test_recent_games_and_settings_say_player_words(start_app, tmp_path):
     h = start_app(folder=tmp_path / "data")
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer=0)
     h.wait()
-    assert h.companion.view.rules["name"] == "acc-custom"  # the data keeps its id
+    assert h.companion.view.rules.name == "acc-custom"  # the data keeps its id
     h.app.go("home")
     h.wait()
     shown = " ".join(str(getattr(w, "text", "")) for w in h.screen("home").ids.recent.walk())

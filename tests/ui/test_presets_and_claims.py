@@ -42,8 +42,8 @@ def test_a_new_game_as_it_comes_is_acc_rules_not_custom(start_app, tmp_path):
     new = open_new_game(h)
     assert (new.ids.preset.text, new.ids.muggins.text, new.count_first) == ("ACC rules", "off", True)
     view = start(h, new)
-    assert view.rules["name"] == "acc" and view.rules["muggins"] == "off"
-    assert present.rules_words(view.rules["name"]) == "ACC rules"
+    assert view.rules.name == "acc" and view.rules.muggins == "off"
+    assert present.rules_words(view.rules.name) == "ACC rules"
     h.wait(lambda: (tmp_path / "data" / settings_store.SETTINGS_FILE).exists(), what="the settings saved")
     saved = json.loads((tmp_path / "data" / settings_store.SETTINGS_FILE).read_text())
     assert saved["preset"] == "acc" and saved["muggins"] is None  # the preset's own: not pinned
@@ -59,7 +59,7 @@ def test_a_preset_chosen_brings_its_own_muggins_and_keeps_its_name(start_app, ch
         new.ids.preset.text = words         # ... gives way to the preset's own
     assert new.ids.muggins.text == muggins and new.count_first is (muggins == "off")
     view = start(h, new)
-    assert view.rules["name"] == present.preset_of(words) and view.rules["muggins"] == muggins
+    assert view.rules.name == present.preset_of(words) and view.rules.muggins == muggins
     # the next New game opens on the same preset, with its muggins
     h.app.go("new_game")
     h.wait()
@@ -71,7 +71,7 @@ def test_muggins_changed_after_the_preset_is_kept_and_named_custom(start_app):
     new = open_new_game(h)
     new.ids.muggins.text = "optional"
     view = start(h, new)
-    assert view.rules["name"] == "acc-custom" and present.rules_words(view.rules["name"]) == "ACC rules (custom)"
+    assert view.rules.name == "acc-custom" and present.rules_words(view.rules.name) == "ACC rules (custom)"
     assert h.companion.settings.muggins == "optional"
     h.app.go("new_game")
     h.wait()

@@ -313,12 +313,12 @@ def test_a_short_game_to_61_can_be_chosen(start_app):
     assert new.short and new.ids.short_game.state == "down" and new.ids.long_game.state == "normal"
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table", what="the table")
-    assert h.companion.view.rules["target"] == 61
+    assert h.companion.view.rules.target == 61
     h.app.go("new_game")
     h.tap(new.ids.long_game)
     h.tap(new.ids.start)
     h.wait(lambda: h.current == "table" and h.companion.game_id == 2, what="a second game")
-    assert h.companion.view.rules["target"] == 121
+    assert h.companion.view.rules.target == 121
 
 
 # --- the demo's board ---------------------------------------------------------------------------------------------

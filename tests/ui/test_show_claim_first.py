@@ -68,7 +68,7 @@ def test_with_muggins_the_player_claims_then_the_count_is_shown_then_muggins(sta
     h = start_app()
     pegging = new_game(h, "optional")
     view = h.companion.view
-    assert view.count_first is False and view.rules["muggins"] == "optional"
+    assert view.count_first is False and view.rules.muggins == "optional"
     assert "blank: none" in pegging.ids.claim.hint_text
     # the play: Ben claims his 31 (2); Ann lays her last card saying nothing: she pegs nothing,
     # the point is shown after, and Ben may take it
