@@ -21,6 +21,7 @@ from hardware.errors import (
     LinkClosedError,
     LinkError,
     LinkTimeoutError,
+    PortAbsentError,
     ProtocolVersionError,
     TrackCountError,
 )
@@ -35,6 +36,6 @@ __all__ = [
     "Animation", "BoardDriver", "BoardInfo", "BoardRefusedError", "BoardState", "BoardStateError",
     "BoardStatus", "DemoResult", "EndpointError", "GAME_HOLE", "Geometry", "GeometryError",
     "GeometryMismatchError", "Link", "LinkClosedError", "LinkError", "LinkTimeoutError", "PROTOCOL_VERSION",
-    "PortCandidate", "ProtocolVersionError", "Simulator", "SimulatorError", "TrackCountError", "demo_states",
-    "find_ports", "open_link", "play_demo",
+    "PortAbsentError", "PortCandidate", "ProtocolVersionError", "Simulator", "SimulatorError",
+    "TrackCountError", "demo_states", "find_ports", "open_link", "play_demo",
 ]

@@ -3,7 +3,9 @@
 ``BoardDriver.show(state)`` never blocks: it drops the state into a one-slot mailbox that keeps
 only the newest. A worker thread connects (handshake, geometry check), sends the whole state,
 waits for the acknowledgement, pings when idle, and on any link failure closes the port and
-reconnects with exponential backoff, then resends the whole state.
+reconnects with exponential backoff, then resends the whole state. A port that is not there at
+all (the cable is out) is looked for every ``REOPEN_S`` instead: a replugged board is found at
+once, however long it was away.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ from typing import Callable
 
 from hardware import timeouts as T
 from hardware.endpoint import DEFAULT_BAUD, Endpoint
-from hardware.errors import BoardRefusedError, LinkClosedError, LinkError, LinkTimeoutError, TrackCountError
+from hardware.errors import (
+    BoardRefusedError,
+    LinkClosedError,
+    LinkError,
+    LinkTimeoutError,
+    PortAbsentError,
+    TrackCountError,
+)
 from hardware.geometry import Geometry
 from hardware.link import Link
 from hardware.link import EVENTS_KEPT
@@ -207,6 +216,14 @@ class BoardDriver:
                     self._link = self._connect()
                     board_has = None            # a new connection: resend the whole state
                     delay = self.backoff[0]
+                except PortAbsentError as exc:
+                    # nothing to open (the cable is out): looking costs nothing, so look often; a
+                    # board that comes back is new and starts the backoff afresh if it fails
+                    self._failed(exc)
+                    delay = self.backoff[0]
+                    if self._stop.wait(min(T.REOPEN_S, self.backoff[1])):
+                        break
+                    continue
                 except LinkError as exc:
                     self._failed(exc)
                     if self._stop.wait(delay):
@@ -218,7 +235,8 @@ class BoardDriver:
             try:
                 if wanted is not None and wanted != board_has:
                     self.stats["sends"] += 1
-                    link.set_state(wanted, timeout=self.ack_timeout, retries=0)  # checks both CRCs
+                    # checks both CRCs; a damaged ack is resent at once, not after the timeout
+                    link.set_state(wanted, timeout=self.ack_timeout, retries=0, resend_on_damage=True)
                     board_has = wanted
                     self.stats["acks"] += 1
                     with self._shown_cond:

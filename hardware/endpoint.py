@@ -7,16 +7,19 @@ a new port to it, as a host reconnecting to a real board would.
 
 from __future__ import annotations
 
+import errno
 import os
 from urllib.parse import parse_qs
 
 from hardware import timeouts as T
-from hardware.errors import LinkClosedError
+from hardware.errors import LinkClosedError, PortAbsentError
 from hardware.geometry import Geometry
 
 DEFAULT_BAUD = 115200
 SIM_SCHEME = "sim://"
 SIM_OPTIONS = {"reset_on_open": int, "eeprom": str}
+# An open failing with one of these found no device at all (a USB adapter unplugged: its node is gone)
+ABSENT_ERRNOS = {errno.ENOENT, errno.ENODEV, errno.ENXIO}
 
 
 class EndpointError(ValueError):
@@ -69,7 +72,8 @@ def _clear_hupcl(port) -> None:
 
 
 def open_port(url: str, baudrate: int = DEFAULT_BAUD):
-    """A pyserial port for a device path or URL; a failure is a LinkClosedError."""
+    """A pyserial port for a device path or URL; a failure is a LinkClosedError (a PortAbsentError
+    when there is no such device)."""
     import serial   # here, so that importing the package needs only the standard library
 
     try:
@@ -78,7 +82,8 @@ def open_port(url: str, baudrate: int = DEFAULT_BAUD):
         _keep_dtr(port)
         port.open()
     except (serial.SerialException, OSError, ValueError) as exc:
-        raise LinkClosedError(f"cannot open {url}: {exc}") from exc
+        error = PortAbsentError if getattr(exc, "errno", None) in ABSENT_ERRNOS else LinkClosedError
+        raise error(f"cannot open {url}: {exc}") from exc
     _clear_hupcl(port)
     return port
 

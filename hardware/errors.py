@@ -15,6 +15,11 @@ class LinkClosedError(LinkError):
     """The port cannot be opened, went away (unplugged) or was closed."""
 
 
+class PortAbsentError(LinkClosedError):
+    """The port is not there to open (no such device: the cable is out). Looking again costs
+    nothing, so the driver looks often and finds a replugged board at once."""
+
+
 class ProtocolVersionError(LinkError):
     """The board speaks another major protocol version: refused, never guessed at."""
 

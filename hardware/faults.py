@@ -134,10 +134,11 @@ class FaultyOpener:
         self.ports: list[FaultyPort] = []
 
     def __call__(self) -> FaultyPort:
-        from hardware.link import LinkClosedError, open_port
+        from hardware.errors import PortAbsentError
+        from hardware.link import open_port
 
-        if not self.plug.plugged:
-            raise LinkClosedError(f"cannot open {self.url}: no such device (unplugged)")
+        if not self.plug.plugged:   # as a USB adapter's device node: gone while the cable is out
+            raise PortAbsentError(f"cannot open {self.url}: no such device (unplugged)")
         port = FaultyPort(open_port(self.url, self.baudrate), self.rates, seed=self._seed + self.opened,
                           plug=self.plug)
         self.opened += 1

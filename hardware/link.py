@@ -3,7 +3,8 @@
 ``open_link("/dev/ttyUSB0")``, ``open_link("loop://")``, ``open_link("socket://host:port")`` or
 ``open_link("sim://3-track")`` (starts a simulated board that lives as long as the link). Every
 request waits for its reply with a monotonic deadline and is retried with a fresh sequence
-number; frames that are not the awaited reply (heartbeats, stale replies) are noted and skipped.
+number (at once after a damaged frame), a reply to any of its attempts answering it; frames that
+are not the awaited reply (heartbeats, stale replies) are noted and skipped.
 Time limits and their reasons: ``hardware.timeouts``.
 """
 
@@ -109,25 +110,77 @@ class Link:
             self.on_event(event)
 
     def request(self, msg_type: MessageType, payload: bytes = b"", *, timeout: float = T.REQUEST_S,
-                retries: int = T.REQUEST_RETRIES) -> Frame:
-        """Sends and waits for the matching reply; raises LinkTimeoutError after the retries."""
-        for attempt in range(retries + 1):
+                retries: int = T.REQUEST_RETRIES, resend_on_damage: bool = False) -> Frame:
+        """Sends and waits for the matching reply, resending with a fresh sequence number up to
+        ``retries`` times; raises LinkTimeoutError when no attempt was answered.
+
+        ``resend_on_damage``: the last attempt too gives up as soon as a damaged frame arrives (see
+        ``_exchange``), for callers that resend by themselves (the driver); a request that must
+        not be repeated (PEG, UNDO) leaves it off and waits its whole timeout."""
+        reply, damaged = self._exchange(msg_type, payload, timeout, lambda attempts: attempts <= retries,
+                                        resend_on_damage)
+        if reply is None:
+            why = "the reply came back damaged" if damaged else f"within {timeout:.3f} s"
+            raise LinkTimeoutError(f"no reply to {msg_type.name} {why} ({retries} retries)")
+        return reply
+
+    def _exchange(self, msg_type: MessageType, payload: bytes, timeout: float,
+                  may_resend: Callable[[int], bool], resend_on_damage: bool) -> tuple[Frame | None, bool]:
+        """One request: sent, then sent again while ``may_resend(attempts so far)``. Returns the reply
+        (None when none came) and whether the last attempt ended on a damaged frame.
+
+        Every attempt carries the same payload, so the reply to any of them answers the request: a
+        reply that a starved host (or simulator) delivers after its attempt's timeout still counts.
+        A frame that comes back damaged was almost surely the reply (the board answers within
+        milliseconds; a heartbeat comes once a second), so the next attempt goes at once instead
+        of after the timeout."""
+        sent: set[int] = set()
+        while True:
+            reply = self._answer(msg_type, sent, self._waiting_frames())  # late replies to earlier attempts
+            if reply is not None:
+                return reply, False
             self._seq = (self._seq + 1) & 0xFF
-            seq = self._seq
+            sent.add(self._seq)
             # the leading 0x00 ends any garbage the board may hold, so this frame starts clean
-            self._write(b"\x00" + Frame(msg_type, seq, payload).encode())
+            self._write(b"\x00" + Frame(msg_type, self._seq, payload).encode())
+            more = may_resend(len(sent))
+            damaged_before = self.damaged_frames
             deadline = time.monotonic() + timeout
+            damaged = False
             while (remaining := deadline - time.monotonic()) > 0:
-                for frame in self._read_frames(min(remaining, 5 * T.READ_SLICE_S)):
-                    if frame.seq != seq:
-                        continue  # a late reply to an earlier attempt
-                    if frame.type == MessageType.NAK:
-                        self._refused(msg.Nak.decode(frame.payload))
-                    if frame.type == msg_type.reply:
-                        return frame
-            if attempt < retries:
-                self.retries += 1
-        raise LinkTimeoutError(f"no reply to {msg_type.name} within {timeout:.3f} s ({retries} retries)")
+                reply = self._answer(msg_type, sent, self._read_frames(min(remaining, 5 * T.READ_SLICE_S)))
+                if reply is not None:
+                    return reply, False
+                if (more or resend_on_damage) and self.damaged_frames != damaged_before:
+                    damaged = True
+                    break
+            if not more:
+                return None, damaged
+            self.retries += 1
+
+    def _answer(self, msg_type: MessageType, sent: set[int], frames: list[Frame]) -> Frame | None:
+        """The reply among ``frames`` to one of the attempts ``sent``; a NAK to one raises."""
+        for frame in frames:
+            if frame.seq not in sent:
+                continue  # a stale reply to an earlier request
+            if frame.type == MessageType.NAK:
+                self._refused(msg.Nak.decode(frame.payload))
+            if frame.type == msg_type.reply:
+                return frame
+        return None
+
+    def _waiting_frames(self) -> list[Frame]:
+        """What has already arrived, without waiting."""
+        try:
+            waiting = self.port.in_waiting
+        except (OSError, TypeError) as exc:
+            raise LinkClosedError(f"reading from the board failed: {exc}") from exc
+        return self._read_frames(0) if waiting else []
+
+    @property
+    def damaged_frames(self) -> int:
+        """Frames that arrived damaged (bad CRC, bad framing, overlong) on this link so far."""
+        return self._decoder.crc_errors + self._decoder.format_errors
 
     def _refused(self, nak: msg.Nak) -> None:
         if nak.reason == NakReason.VERSION:
@@ -141,15 +194,11 @@ class Link:
         opening of its port has just reset answers once its bootloader has finished."""
         self._host_version = version
         deadline = time.monotonic() + wait
-        while True:
-            try:
-                reply = self.request(MessageType.HELLO, proto.encode_hello(version), timeout=timeout, retries=0)
-                break
-            except LinkTimeoutError:
-                if time.monotonic() >= deadline:
-                    raise LinkTimeoutError(
-                        f"no reply to HELLO within {max(wait, timeout):.1f} s: no board on this port, "
-                        f"or it runs other firmware") from None
+        reply, _ = self._exchange(MessageType.HELLO, proto.encode_hello(version), timeout,
+                                  lambda attempts: time.monotonic() < deadline, resend_on_damage=True)
+        if reply is None:
+            raise LinkTimeoutError(f"no reply to HELLO within {max(wait, timeout):.1f} s: no board on this port, "
+                                   f"or it runs other firmware")
         info = BoardInfo.decode(reply.payload)
         if info.protocol[0] != version[0]:
             raise ProtocolVersionError.between(info.protocol, version)
@@ -179,12 +228,14 @@ class Link:
                 f"board ({self.info.geometry_name}): give front/back pegs for tracks 1..{self.info.tracks}")
 
     def set_state(self, state: BoardState, *, timeout: float = T.SET_STATE_S,
-                  retries: int = T.REQUEST_RETRIES) -> msg.Ack:
+                  retries: int = T.REQUEST_RETRIES, resend_on_damage: bool = False) -> msg.Ack:
         """Shows ``state``; checks the acknowledged state CRC and, for a still state on a known
-        geometry, the LED buffer CRC against the host's own rendering (hardware/leds.py)."""
+        geometry, the LED buffer CRC against the host's own rendering (hardware/leds.py).
+        ``resend_on_damage``: as for ``request`` (the driver resends the newest state itself)."""
         self.check_tracks(state)
         payload = proto.encode_state(state, self.board_minor)
-        reply = self.request(MessageType.SET_STATE, payload, timeout=timeout, retries=retries)
+        reply = self.request(MessageType.SET_STATE, payload, timeout=timeout, retries=retries,
+                             resend_on_damage=resend_on_damage)
         ack = msg.Ack.decode(reply.payload)
         if ack.state_crc != proto.crc16(payload):
             raise LinkError("the board acknowledged a state other than the one sent")

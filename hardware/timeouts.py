@@ -18,7 +18,10 @@ WRITE_TIMEOUT_S = 1.0
 # --- one request (link.py): per attempt, then retried with a fresh sequence number ------------
 REQUEST_S = 0.25         # a generic request: 50x the board's answer time
 REQUEST_RETRIES = 3      # four attempts: a 1 % byte-fault link loses all four about once in 10^8
-HELLO_S = 0.2            # the handshake reply is 26 bytes (2.3 ms on the wire)
+# The handshake reply is 32 bytes (2.8 ms on the wire; firmware 1.2 added the limiter's budget).
+# A reply to any attempt counts (link.py), so a short wait costs only a resend of 9 bytes, while
+# a lost request no longer holds a reconnect up for long.
+HELLO_S = 0.1
 SET_STATE_S = 0.1        # 23x the 4.3 ms a real board needs
 # A self-test step: nobody waits on it, and each redraws the whole strip (379 LEDs, 11 ms on
 # the wire alone); a loaded host running the simulator must not turn a slow step into a failure.
@@ -41,6 +44,10 @@ ACK_S = 0.05             # one attempt at a state; the driver resends the newest
 IDLE_PING_S = 1.0        # ping after a second without a word (the board's heartbeat period)
 DEAD_AFTER_S = 3.0       # silent this long (three missed heartbeats): close and reconnect
 BACKOFF_S = (0.05, 1.0)  # reconnect delay: doubles from the first to the second value
+# ... unless the port is not there at all (PortAbsentError: the cable is out): opening a missing
+# device costs microseconds, so it is looked for this often and a replugged board found at once
+# (the backoff used to grow to 1 s while the cable was out, and a replug waited up to that long).
+REOPEN_S = 0.05
 IDLE_PING_REPLY_S = 0.3  # the idle ping's one attempt
 REFUSED_WAIT_S = 1.0     # a refused state is not resent until a new one comes, or this long
 MAILBOX_WAIT_S = 0.2     # the worker wakes at least this often to ping and check the link

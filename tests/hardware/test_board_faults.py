@@ -14,13 +14,23 @@ from hardware.simulator import Simulator
 from hardware.state import BoardState
 
 UPDATES = 1000
+# Every update reaches the strip within this, a state sent while the cable was out (timed from the
+# replug) and the first one (which waits for the first connection) included: a replug costs opening
+# the port, the handshake and the state, each through the same 1 % faults. It once needed 4 s
+# (issue 48 s6: 0.47-1.35 s alone, over 2 s twice in full suite runs). The causes, measured
+# (hardware/PROTOCOL.md, "Replug"): the backoff grew to its maximum while the cable was out and a
+# replug waited that long before the port was even opened; about 70 % of handshake attempts through
+# these faults fail, and each waited out the 0.2 s HELLO timeout even when the damaged reply had come
+# within milliseconds, while a reply read after its attempt's timeout was thrown away. Now a missing
+# port is looked for every 50 ms, a damaged reply is resent at once and a late one counts
+# (tests/hardware/test_board_replug.py).
 CONVERGE_S = 2.0
-# A state sent while the cable was out is timed from the replug: the driver's backoff (0.4 s at most
-# here), reopening the port, the handshake and the resend, each through the same 1 % faults. Measured
-# 0.47-1.35 s alone (2026-12-04), over 2 s twice inside the full suite; the cause of that tail is
-# not found yet, so a replug gets 4 s and every other update the 2 s. The first update opens the
-# port and shakes hands as a replug does (it took over 2 s once under load, 2026-12-04): 4 s too.
-REPLUG_CONVERGE_S = 4.0
+# Half the replugs, at least, show the newest state within this: measured 0.1-0.25 s (median of the
+# replugs over runs beside other work); the old backoff and handshake took 0.5-1 s.
+REPLUG_MEDIAN_S = 0.5
+# The cable out 0.4 to 2.6 s, mostly just after the old backoff (doubling from 50 ms to 1 s) had
+# tried: it would then have waited 0.35-0.95 s more before it even opened the port.
+UNPLUG_AT = {150: 0.4, 300: 0.8, 450: 1.6, 600: 2.6, 750: 1.0, 900: 2.0}
 
 
 def random_state(rng: random.Random, tracks: int = 3) -> BoardState:
@@ -34,33 +44,37 @@ def random_state(rng: random.Random, tracks: int = 3) -> BoardState:
 
 def test_random_updates_converge_under_faults_and_unplugs(sim, geometry3):
     """1,000 random states through 1 % dropped, flipped, duplicated and delayed bytes (each, both
-    directions) with two unplug/replug cycles: the strip shows the newest state within 2 s every time
-    (within 4 s of a replug or of the first connection)."""
+    directions) with six unplug/replug cycles, the driver on the app's own timings: the strip shows the
+    newest state within 2 s every time, a state sent while the cable was out within 2 s of the replug
+    (and half the replugs within 0.5 s)."""
     rng = random.Random(2024)
     opener = FaultyOpener(sim.url, FaultRates.each(0.01), seed=7)
-    unplug_at = {300: 0.5, 700: 1.5}
     worst = 0.0
-    with BoardDriver(open_port_fn=opener, geometry=geometry3, backoff=(0.05, 0.4)) as driver:
+    connecting_took = []
+    with BoardDriver(open_port_fn=opener, geometry=geometry3) as driver:
         for i in range(UPDATES):
             state = random_state(rng)
-            if i in unplug_at:
+            if i in UNPLUG_AT:
                 opener.plug.unplug()
                 driver.show(state)                  # never blocks, even with the cable out
-                time.sleep(unplug_at[i])
+                time.sleep(UNPLUG_AT[i])
                 opener.plug.replug()
             else:
                 driver.show(state)
             submitted = time.monotonic()
             expected = leds.render(geometry3, state)
-            connecting = i == 0 or i in unplug_at     # the first state waits for the first connection too
-            frame = sim.wait_for(lambda f: f.grb == expected, REPLUG_CONVERGE_S if connecting else CONVERGE_S)
+            frame = sim.wait_for(lambda f: f.grb == expected, CONVERGE_S)
             took = time.monotonic() - submitted
             assert frame is not None, f"update {i} not shown after {took:.2f} s ({driver.last_error!r})"
             worst = max(worst, took)
+            if i == 0 or i in UNPLUG_AT:            # the first connection, then each replug
+                connecting_took.append(took)
         stats = dict(driver.stats)
     injected = opener.injected()
-    print(f"\n{UPDATES} updates, worst convergence {worst * 1000:.0f} ms, driver {stats}, injected {injected}")
-    assert stats["connects"] >= 3                  # the first connection and one per replug
+    print(f"\n{UPDATES} updates, worst convergence {worst * 1000:.0f} ms, first connection and replugs "
+          f"{', '.join(f'{t * 1000:.0f}' for t in connecting_took)} ms, driver {stats}, injected {injected}")
+    assert stats["connects"] >= 1 + len(UNPLUG_AT)  # the first connection and one per replug
+    assert sorted(connecting_took)[len(connecting_took) // 2] <= REPLUG_MEDIAN_S
     assert min(injected.values()) > 50             # every kind of fault really happened
     assert sim.total_violations == 0
 
