@@ -9,11 +9,14 @@
 steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``, ``kept_apart``) ->
 ``read`` (``second_look``) -> ``interpret`` (``identify``, ``outlines``, ``layout``) -> ``amend``
 (``phantoms``, ``index_column``) -> ``second_reading`` -> ``doubt`` (each card's chance of being
-right, the flags; its ``evidence``); ``pipeline``
-alone wires them, passing the values of ``stages`` (Candidates -> Reads -> Outlines -> Recognition). Shared with
-training: ``classes``, ``crops``, ``letterbox``, ``detections``, ``boxes``. ``synth/`` renders
-training photos and ``train/`` trains the models (they need torch; recognition never imports
-them). This package never imports ``companion``.
+right, the flags; its ``evidence``); ``pipeline`` alone wires them, passing the values of
+``stages`` (Candidates -> Reads -> Outlines -> Recognition). The table (groups, roles, their
+notices, and the player's answers: named, left out and confirmed cards) has one owner,
+``vision.table``. Shared with training: ``classes``, ``crops``, ``letterbox``, ``detections``,
+``boxes``. ``synth/`` renders training photos and ``train/`` trains the models (they need torch;
+recognition never imports them). This package never imports ``companion``, which uses only this
+package's names and ``vision.table``, ``vision.photo_quality``, ``vision.model_config``
+(tests/test_layering.py).
 """
 
 from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError, NotAFileError, NotAnImageError,

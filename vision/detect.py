@@ -83,14 +83,21 @@ def zoom_regions(cards: Detections, width: int, height: int,
 
 
 def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
-                  region: tuple[int, int, int, int] | None = None, times: list[float] | None = None,
-                  min_card_score: float | None = None, shadows: bool = False,
-                  min_index_score: float | None = None, config: DetectConfig = DEFAULTS.detect) -> Detections:
-    """Detector + NMS on the whole photo or a region of it, boxes in photo pixels; adds
-    (model ms, NMS ms) to ``times``. Rows are of origin ``FIRST_PASS`` on the whole photo, ``CLOSER``
-    on a region. With ``shadows``, the card boxes NMS suppressed are kept aside as card rows of
-    origin ``SUPPRESSED`` (see ``vision.kept_apart``; ``Detections.kept`` leaves them out). ``min_card_score``,
+                  region: tuple[int, int, int, int] | None = None, min_card_score: float | None = None,
+                  shadows: bool = False, min_index_score: float | None = None,
+                  config: DetectConfig = DEFAULTS.detect) -> Detections:
+    """Detector + NMS on the whole photo or a region of it, boxes in photo pixels. Rows are of
+    origin ``FIRST_PASS`` on the whole photo, ``CLOSER`` on a region. With ``shadows``, the card
+    boxes NMS suppressed are kept aside as card rows of origin ``SUPPRESSED`` (see
+    ``vision.kept_apart``; ``Detections.kept`` leaves them out). ``min_card_score``,
     ``min_index_score``: other thresholds than ``config``'s (training's pseudo-labels)."""
+    return _timed_region(run, input_size, pixels, region, min_card_score, shadows, min_index_score, config)[0]
+
+
+def _timed_region(run: RunModel, input_size: int, pixels: np.ndarray, region: tuple[int, int, int, int] | None,
+                  min_card_score: float | None, shadows: bool, min_index_score: float | None,
+                  config: DetectConfig) -> tuple[Detections, float, float]:
+    """``detect_region``'s rows, with the ms spent in the model and in NMS."""
     min_card_score = config.min_card_score if min_card_score is None else min_card_score
     min_index_score = config.min_index_score if min_index_score is None else min_index_score
     x1, y1, x2, y2 = region or (0, 0, pixels.shape[1], pixels.shape[0])
@@ -106,11 +113,9 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
     if shadows:
         found = Detections.concatenate([found, shadow_cards(raw, letterbox, crop.shape[1], crop.shape[0],
                                                             found.of_class(CARD_CLASS), min_card_score, config)])
-    if times is not None:
-        times[0] += (t1 - t0) * 1000
-        times[1] += (time.perf_counter() - t1) * 1000
-    return Detections(found.xyxy + np.array([x1, y1, x1, y1], np.float32), found.confidence, found.class_id,
-                      origin=found.origin)
+    nms_ms = (time.perf_counter() - t1) * 1000
+    return (Detections(found.xyxy + np.array([x1, y1, x1, y1], np.float32), found.confidence, found.class_id,
+                       origin=found.origin), (t1 - t0) * 1000, nms_ms)
 
 
 def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True,
@@ -119,19 +124,20 @@ def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True
     card boxes NMS suppressed kept aside (card rows of origin ``SUPPRESSED``: the pipeline gives
     back those whose corners read another card). With ``zoom``, indices are looked for again,
     closer, around the cards on which the first pass found no sure index."""
-    times = [0.0, 0.0]
-    detections = detect_region(run, input_size, pixels, times=times, shadows=True, min_index_score=min_index_score,
-                               config=config)
+    detections, model_ms, nms_ms = _timed_region(run, input_size, pixels, None, None, True, min_index_score, config)
     if not zoom:
-        return detections, times[0], times[1]
+        return detections, model_ms, nms_ms
     height, width = pixels.shape[:2]
     cards, indices = detections.kept().of_class(CARD_CLASS), detections.of_class(INDEX_CLASS)
     regions = zoom_regions(cards[cards_to_look_at_closer(cards, indices, config.sure_index_score)], width, height,
                            input_size, config)
-    closer = [detect_region(run, input_size, pixels, region, times, min_index_score=min_index_score,
-                            config=config).of_class(INDEX_CLASS) for region in regions]
+    closer = []
+    for region in regions:
+        found, more_model_ms, more_nms_ms = _timed_region(run, input_size, pixels, region, None, False,
+                                                          min_index_score, config)
+        closer.append(found.of_class(INDEX_CLASS))
+        model_ms, nms_ms = model_ms + more_model_ms, nms_ms + more_nms_ms
     start = time.perf_counter()
     indices = nms_per_class(Detections.concatenate([indices, *closer]), config.nms_iou)
     detections = Detections.concatenate([indices, cards, detections.of_origin(Origin.SUPPRESSED)])
-    times[1] += (time.perf_counter() - start) * 1000
-    return detections, times[0], times[1]
+    return detections, model_ms, nms_ms + (time.perf_counter() - start) * 1000

@@ -151,5 +151,5 @@ def weigh(recognition: Recognition, model: DoubtModel, flag_below: float | None 
         if p < threshold and counts[card.card] == 1:
             said.append(Notice(Code.DOUBTFUL, (card.card, p, card.runner_up, model.why(card.evidence))))
     kept = tuple(n for n in recognition.warnings
-                 if not (isinstance(n, Notice) and n.code in _READING_NOTICES and n.args and n.args[0] in weighed))
+                 if not (n.code in _READING_NOTICES and n.args and n.args[0] in weighed))
     return replace(recognition, cards=tuple(cards), warnings=kept + tuple(said))

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS, InterpretConfig, LayoutConfig, RecognitionConfig
+from vision.config import DEFAULTS, InterpretConfig, LayoutConfig
 from vision.decode import Photo
 from vision.detections import UNREAD, Detections, Origin
 from vision.evidence import Evidence
@@ -30,19 +30,6 @@ from vision.sure_reads import frame_marks, lies_on_a_card, mid_face
 # Every threshold is ``InterpretConfig`` (vision/config.py), measured in docs/TUNING.md, "interpret".
 
 
-def interpret(indices: Detections, card_boxes: Detections, photo: Photo, name: str,
-              settings: RecognitionConfig = DEFAULTS,
-              ground: GroundCheck | None = None) -> Recognition:
-    """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, notices: ``cards_of``
-    then ``read_table``, for a caller holding reads (the pipeline runs the two as stages).
-    ``photo``: its size and
-    scale (its pixels are not read here); ``ground``: whether an index is printed on card ground
-    (``vision.ground.ground_check`` of the photo, as the pipeline passes it; None: no lone index
-    counts for its ground)."""
-    config = settings.interpret
-    return read_table(cards_of(indices, card_boxes, config), indices, photo, name, config, settings.layout, ground)
-
-
 def cards_of(indices: Detections, card_boxes: Detections, config: InterpretConfig = DEFAULTS.interpret) -> Outlines:
     """The cards: each card read from its indices (``identify``), given its outline (``outlines``),
     then the card boxes no index was read on."""
@@ -55,7 +42,9 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     """The table from the cards (``cards_of``) and the read ``indices``: reads too unsure to name
     left unnamed, disputed corners said, weak evidence dropped, the cards laid out in groups
     (``layout``), flagged to confirm, and the cards whose index could not be read listed.
-    ``photo``: its size and scale; ``ground``: as ``interpret``'s."""
+    ``photo``: its size and scale; ``ground``: whether an index is printed on card ground
+    (``vision.ground.ground_check`` of the photo, as the pipeline passes it; None: no lone index
+    counts for its ground)."""
     reader = outlines.cards.reader
     cards, guessed, guess = unname_unsure_reads(outlines.cards, config.read_floor, config.floor_reader)
     disputed, said_disputed = disputed_corners(cards, outlines.disputed, guessed)

@@ -164,10 +164,7 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
     box_of = _min_cost_assignment(cost, config.unassigned_cost)
     taken = np.zeros(n_boxes, dtype=bool)
     taken[box_of[box_of >= 0]] = True
-    reads = _Readings(cards)
-    members = [list(m) for m in own]
-    alive = np.ones(n_cards, bool)
-    _merge_misreads(indices, card_boxes, box_of, reads, members, alive, config)
+    reads, members, alive = _merge_misreads(indices, card_boxes, box_of, cards, own, config)
 
     xyxy = np.zeros((n_cards, 4), np.float32)
     box_score = np.zeros(n_cards, np.float32)
@@ -231,11 +228,16 @@ class _Readings:
         self.disputed: dict[int, int] = {}  # card row -> the other code its corners read
 
 
-def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndarray, reads: _Readings,
-                    members: list[list[int]], alive: np.ndarray, config: InterpretConfig) -> None:
-    """A reading i left without a box whose indices lie in a far corner of the box of card j is
-    card j read differently: the more confident reading stays, the other becomes the runner-up,
-    and i merges into j (``members``, ``alive`` and ``reads`` are updated in place)."""
+def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndarray, cards: Detections,
+                    own: list[np.ndarray], config: InterpretConfig) -> tuple[_Readings, list[list[int]], np.ndarray]:
+    """Each card's reading, its index rows and whether it stands (not merged into another), from
+    the ``cards`` read with their ``own`` index rows and the card box each was given (``box_of``).
+    A reading i left without a box whose indices lie in a far corner of the box of card j is card j
+    read differently: the more confident reading stays, the other becomes the runner-up, and i
+    merges into j."""
+    reads = _Readings(cards)
+    members = [list(m) for m in own]
+    alive = np.ones(len(cards), bool)
     original = reads.original
     owner_of_box = {int(b): i for i, b in enumerate(box_of) if b >= 0}
     for i in np.flatnonzero(box_of < 0):
@@ -259,3 +261,4 @@ def _merge_misreads(indices: Detections, card_boxes: Detections, box_of: np.ndar
             members[j] += members[i]
             alive[i] = False
             break
+    return reads, members, alive

@@ -5,9 +5,12 @@
     read (``read``, ``kept_apart.restore``, ``second_look``)  -> Reads
     cards (``interpret.cards_of``: ``identify``, ``outlines``) -> Outlines
     table (``interpret.read_table``, ``layout``; ``ground``)  -> Recognition (``results``)
-    amend (``amend``: ``phantoms``, ``index_column``)        -> Recognition, second readings
-                                                               dropped, the index columns' cards added
-    doubt (``doubt``)                                         -> Recognition, each card's chance of
+    amend (``amend``: ``phantoms``, ``index_column``; ``table``) -> Recognition, second readings
+                                                               dropped, the index columns' cards added,
+                                                               the table laid out again
+    read_again (``second_reading``)                           -> Recognition, each card's index read a
+                                                               second time (its evidence)
+    weigh (``doubt``)                                         -> Recognition, each card's chance of
                                                                being right, flags where it is low
 
 The values between the steps are ``vision.stages``; no step calls another step's module to get its
@@ -31,7 +34,7 @@ from vision.detect import detect
 from vision.detections import Detections
 from vision.doubt import DoubtModel, weigh
 from vision.ground import ground_check
-from vision.interpret import cards_of, interpret, read_table
+from vision.interpret import cards_of, read_table
 from vision.kept_apart import restore
 from vision.model_config import LoadedModels, read_models
 from vision.outlines import Outlines
@@ -147,11 +150,6 @@ class Recognizer:
         for the ground a lone index is printed on)."""
         return read_table(cards, reads.indices, photo, name, self.settings.interpret,
                           self.settings.layout, ground=ground_check(photo.pixels, self.settings.ground))
-
-    def interpret(self, indices: Detections, card_boxes: Detections, photo: Photo, name: str) -> Recognition:
-        """Read indices + card boxes (decoded-pixel coordinates) -> cards, groups, warnings."""
-        return interpret(indices, card_boxes, photo, name, self.settings,
-                         ground=ground_check(photo.pixels, self.settings.ground))
 
     def index_reader(self, photo: Photo):
         """A reader of index boxes in photo pixels (the index column's gaps, ``vision.index_column``):

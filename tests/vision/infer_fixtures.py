@@ -258,3 +258,17 @@ def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
     logits = index_log_probs(recognizer.classifier.run, pixels, indices, recognizer.crop_size, recognizer.crop_margin)
     np.savez_compressed(out_npz, raw=raw.astype(np.float32), logits=logits.astype(np.float32),
                         size=np.array([width, height]), imgsz=np.array(recognizer.detector_size))
+
+
+def cards_then_table(indices: Detections, card_boxes: Detections, photo, name: str, settings=None, ground=None):
+    """The pipeline's stages ``cards`` then ``table`` (``vision.interpret.cards_of``, ``read_table``)
+    on reads made by hand, as ``vision.pipeline.Recognizer`` runs them (the stages after them,
+    ``amend``, ``read_again`` and ``weigh``, left out). ``photo``: its size and scale; ``ground``:
+    whether an index is printed on card ground (``vision.ground.ground_check``; None: no lone index
+    counts for its ground)."""
+    from vision.config import DEFAULTS
+    from vision.interpret import cards_of, read_table
+
+    settings = DEFAULTS if settings is None else settings
+    return read_table(cards_of(indices, card_boxes, settings.interpret), indices, photo, name, settings.interpret,
+                      settings.layout, ground)

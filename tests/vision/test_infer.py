@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from infer_fixtures import card_geometry, detections_for, raw_output_for, table
+from infer_fixtures import card_geometry, cards_then_table, detections_for, raw_output_for, table
 from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import UNREAD, Detections, Origin
@@ -12,7 +12,6 @@ from vision.read import index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
 from vision.outlines import assign_outlines
 from vision.config import DEFAULTS
-from vision.interpret import interpret
 
 MAX_CARDS = DEFAULTS.interpret.max_cards
 from vision.boxes import box_iou
@@ -196,7 +195,7 @@ def test_same_card_twice_far_apart_is_flagged_one_deck():
     codes = list(codes)
     codes[codes.index("5D")] = "5H"  # the starter reads as a second 5H, far from the hand's 5H
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "dup")
+    result = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "dup")
     assert [c.card for c in result.cards].count("5H") == 2
     assert all(c.confirm for c in result.cards if c.card == "5H")
     assert any("5H seen 2 times" in w and "one deck" in w for w in map(str, result.warnings))
@@ -220,7 +219,7 @@ def test_card_without_a_readable_index_is_reported_not_dropped():
     keep = [i for i in range(len(codes)) if i != hidden]
     indices, _ = detections_for([codes[i] for i in keep], card_boxes[keep], [index_boxes[i] for i in keep])
     cards = Detections(card_boxes, np.full(len(card_boxes), 0.95), np.full(len(card_boxes), CARD_CLASS))
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "hidden")
+    result = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "hidden")
     assert "5C" not in [c.card for c in result.cards]
     assert len(result.unread_boxes) == 1
     assert any("no readable index" in w for w in map(str, result.warnings))
@@ -235,7 +234,7 @@ def test_a_second_partial_box_of_a_read_card_is_not_a_phantom_card():
     # The lower part of the 5S boxed again (IoU with its box under NMS's threshold, no index in it).
     partial = Detections([[x1, (y1 + y2) / 2, x2, y2]], [0.9], [CARD_CLASS])
     assert box_iou(partial.xyxy, card_boxes[codes.index("5S")][None])[0, 0] < 0.55
-    result = interpret(indices, Detections.concatenate([cards, partial]),
+    result = cards_then_table(indices, Detections.concatenate([cards, partial]),
                        photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "partial")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert result.unread_boxes == () and not any("no readable index" in w for w in map(str, result.warnings))
@@ -246,25 +245,25 @@ def test_a_second_partial_box_of_a_read_card_is_not_a_phantom_card():
 def test_low_confidence_cards_are_flagged_with_their_runner_up():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes, index_prob=0.45, runner_up="6S")
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", _with_confirm_below(0.5))
+    result = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", _with_confirm_below(0.5))
     assert sorted(c.card for c in result.cards) == sorted(codes)  # kept, not dropped
     assert all(c.confirm and c.runner_up == "6S" for c in result.cards)
     assert any("5H read with low confidence" in w and "or 6S" in w for w in map(str, result.warnings))
     assert result.as_json()["cards"][0]["confirm"] is True
-    relaxed = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", _with_confirm_below(0.3))
+    relaxed = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "low", _with_confirm_below(0.3))
     assert not any(c.confirm for c in relaxed.cards)
 
 
 def test_no_card_and_too_many_cards_are_clear_warnings():
     photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
-    empty = interpret(Detections.empty(), Detections.empty(), photo, "none")
+    empty = cards_then_table(Detections.empty(), Detections.empty(), photo, "none")
     assert empty.cards == () and str(empty.warnings[0]) == "no card found in the photo"
     codes = list(CARD_CODES[:24])
     grid = [(80 + 130 * (i % 8), 120 + 200 * (i // 8)) for i in range(24)]
     card_boxes = np.array([[x - 50, y - 70, x + 50, y + 70] for x, y in grid], np.float32)
     index_boxes = [[[x - 45, y - 65, x - 32, y - 35], [x + 32, y + 35, x + 45, y + 65]] for x, y in grid]
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    many = interpret(indices, cards, photo, "many")
+    many = cards_then_table(indices, cards, photo, "many")
     assert len(many.cards) == 24
     assert str(many.warnings[0]).startswith(f"24 cards found: more than {MAX_CARDS}")
 
@@ -275,7 +274,7 @@ def test_boxes_are_reported_in_the_photo_frame_of_a_downscaled_decode():
     from vision.decode import Photo
 
     photo = Photo(np.zeros((960, 1280, 3), np.uint8), 2560, 1920, 2.0)
-    result = interpret(indices, cards, photo, "big")
+    result = cards_then_table(indices, cards, photo, "big")
     row = codes.index("5D")
     assert result.card("5D").box == pytest.approx(tuple(card_boxes[row] * 2), abs=1e-3)
     assert (result.width, result.height) == (2560, 1920)

@@ -4,12 +4,11 @@ box assignment, and where the detector looks again closer (exact synthetic detec
 import numpy as np
 import pytest
 
-from infer_fixtures import detections_for, table
+from infer_fixtures import cards_then_table, detections_for, table
 from vision.classes import CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import Detections
 from vision.config import DEFAULTS, CalibrationError, from_models_json
-from vision.interpret import interpret
 from vision.notices import Code
 
 
@@ -19,11 +18,11 @@ def test_a_doubtful_index_with_no_card_around_it_is_said_not_counted():
     stray = Detections([[1000, 800, 1013, 830]], [0.32], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97],
                        [CARD_INDEX["KC"]], [0.01])
     photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
-    result = interpret(Detections.concatenate([indices, stray]), cards, photo, "stray")
+    result = cards_then_table(Detections.concatenate([indices, stray]), cards, photo, "stray")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert any("ignored a corner index read as KS with no card around it" in w for w in map(str, result.warnings))
     sure = Detections(stray.xyxy, [0.9], [INDEX_CLASS], [CARD_INDEX["KS"]], [0.97], [CARD_INDEX["KC"]], [0.01])
-    result = interpret(Detections.concatenate([indices, sure]), cards, photo, "sure")
+    result = cards_then_table(Detections.concatenate([indices, sure]), cards, photo, "sure")
     assert "KS" in [c.card for c in result.cards]  # a clear index is a card even without its box
 
 
@@ -34,7 +33,7 @@ def test_two_corners_of_one_card_that_disagree_make_one_card_to_confirm():
     card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
     card_id[row], card_conf[row] = CARD_INDEX["6S"], 0.7
     misread = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
-    result = interpret(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
+    result = cards_then_table(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
     assert sorted(c.card for c in result.cards) == sorted(codes)  # no phantom 6S
     five = result.card("5S")
     assert five.confirm and five.runner_up == "6S"
@@ -52,7 +51,7 @@ def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
     card_id[[2 * five, 2 * five + 1]] = CARD_INDEX["7C"]  # both corners of 5C read 7C, barely
     card_conf[[2 * five, 2 * five + 1]] = DEFAULTS.interpret.read_floor * 0.5
     unsure = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
-    result = interpret(unsure, cards, photo, "unsure")
+    result = cards_then_table(unsure, cards, photo, "unsure")
     assert sorted(c.card for c in result.cards) == sorted(set(codes) - {"5C"})  # neither 7C nor 5C
     assert len(result.unread_boxes) == 1 and np.allclose(result.unread_boxes[0], card_boxes[five])
     assert any("no readable index (best guess 7C" in w and "check it" in w for w in map(str, result.warnings))
@@ -60,13 +59,13 @@ def test_a_read_too_unsure_to_name_is_an_unread_card_with_its_guess():
     assert sorted(hand.cards) == ["5H", "5S", "JD"]
     # Just above the floor the read is a card, flagged for the player to confirm.
     card_conf[[2 * five, 2 * five + 1]] = DEFAULTS.interpret.read_floor * 1.2
-    named = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
+    named = cards_then_table(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
                       cards, photo, "named")
     assert named.card("7C").confirm and named.unread_boxes == ()
     # A model calibrated with a higher floor (models.json "calibration") leaves that read unnamed.
     floor = from_models_json({"calibration": {"measured": "docs/TUNING.md",
                                               "interpret": {"read_floor": DEFAULTS.interpret.read_floor * 1.5}}})
-    raised = interpret(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
+    raised = cards_then_table(indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence),
                        cards, photo, "raised", settings=floor)
     assert raised.card("7C") is None and len(raised.unread_boxes) == 1
 
@@ -88,7 +87,7 @@ def test_an_unsure_stray_read_on_a_card_read_otherwise_is_said_and_ignored():
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     pip = Detections([[cx - 8, cy - 12, cx + 8, cy + 12]], [0.4], [INDEX_CLASS], [CARD_INDEX["9D"]],
                      [0.2], [CARD_INDEX["9H"]], [0.1])  # a pip in the middle of 5S, read 9D at 0.08
-    result = interpret(Detections.concatenate([indices, pip]), cards,
+    result = cards_then_table(Detections.concatenate([indices, pip]), cards,
                        photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "pip")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert result.unread_boxes == ()
@@ -99,7 +98,7 @@ def test_an_index_over_a_neighbours_box_is_not_taken_for_a_misread():
     codes, card_boxes, index_boxes, _ = table("fan")
     indices, cards = detections_for(codes, card_boxes, index_boxes)
     missing_box = codes.index("2S")  # the detector misses 2S's box; its indices lie over 3S's box
-    result = interpret(indices, cards[np.arange(len(cards)) != missing_box],
+    result = cards_then_table(indices, cards[np.arange(len(cards)) != missing_box],
                        photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert not any(c.confirm for c in result.cards)
@@ -171,7 +170,7 @@ def test_many_unsure_stray_reads_are_one_warning_not_one_each():
     guesses = ["9C", "JD", "QD", "JS", "8C"]
     strays = Detections([[900 + 60 * i, 850, 913 + 60 * i, 880] for i in range(5)], [0.4] * 5, [INDEX_CLASS] * 5,
                         [CARD_INDEX[g] for g in guesses], [0.2] * 5, [CARD_INDEX["9H"]] * 5, [0.1] * 5)
-    result = interpret(Detections.concatenate([indices, strays]), cards, _photo(), "cloth")
+    result = cards_then_table(Detections.concatenate([indices, strays]), cards, _photo(), "cloth")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     said = [w for w in map(str, result.warnings) if "unsure corner read" in w]
     assert said == ["ignored 5 unsure corner reads with no card around them "
@@ -183,7 +182,7 @@ def test_several_weak_lone_indices_are_one_warning():
     indices, cards = detections_for(codes, card_boxes, index_boxes)
     weak = Detections([[1000, 800, 1013, 830], [1100, 800, 1113, 830]], [0.32, 0.35], [INDEX_CLASS] * 2,
                       [CARD_INDEX["KS"], CARD_INDEX["7S"]], [0.97, 0.97], [CARD_INDEX["KC"]] * 2, [0.01] * 2)
-    result = interpret(Detections.concatenate([indices, weak]), cards, _photo(), "keyboard")
+    result = cards_then_table(Detections.concatenate([indices, weak]), cards, _photo(), "keyboard")
     said = [w for w in map(str, result.warnings) if "with no card around" in w]
     assert said == ["ignored 2 corner indices with no card around them (detector scores: KS 0.32, 7S 0.35)"]
 
@@ -195,7 +194,7 @@ def test_unread_cards_are_numbered_for_the_player_to_name():
     keep = [i for i in range(len(indices)) if i // 2 != five]  # 5C's corners are not read at all
     unread = Detections(indices.xyxy[keep], indices.confidence[keep], indices.class_id[keep], indices.card_id[keep],
                         indices.card_confidence[keep], indices.runner_up_id[keep], indices.runner_up_confidence[keep])
-    result = interpret(unread, cards, _photo(), "unread")
+    result = cards_then_table(unread, cards, _photo(), "unread")
     assert len(result.unread_boxes) == 1
     assert any(w.startswith("unread card 1 at [") and "has no readable index" in w for w in map(str, result.warnings))
     # callers act on the code and its arguments, never on the words
@@ -208,7 +207,7 @@ def test_a_group_of_five_is_said_to_be_a_three_player_deal_or_a_card_missed():
     codes, card_boxes, index_boxes, _ = table("deal6")
     drop = [i for i in range(len(codes)) if i != 0]
     indices, cards = detections_for([codes[i] for i in drop], card_boxes[drop], [index_boxes[i] for i in drop])
-    result = interpret(indices, cards, _photo(), "deal6 missing one")
+    result = cards_then_table(indices, cards, _photo(), "deal6 missing one")
     [five] = [w for w in map(str, result.warnings) if "group of 5" in w]
     assert "three-player deal" in five and "a card of it was not found" in five
 
@@ -222,7 +221,7 @@ def test_an_unsure_read_of_a_neighbours_corner_does_not_stretch_a_card_over_it()
     card_id, card_conf = indices.card_id.copy(), indices.card_confidence.copy()
     card_id[neighbour], card_conf[neighbour] = CARD_INDEX["5C"], 0.47
     misread = indices.with_cards(card_id, card_conf, indices.runner_up_id, indices.runner_up_confidence)
-    result = interpret(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "neighbour")
+    result = cards_then_table(misread, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "neighbour")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert np.allclose(result.card("5C").box, card_boxes[codes.index("5C")])  # its own box, not both cards'
     hand = next(g for g in result.groups if g.role == "hand")

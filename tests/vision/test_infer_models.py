@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+from infer_fixtures import cards_then_table
 from test_layout import groups_touch
 from vision.classes import CARD_CLASS, INDEX_CLASS
 from vision.decode import Photo, read_photo
 from vision.read import read_logits
 from vision.letterbox import Letterbox
-from vision.interpret import interpret
 from vision.pipeline import Recognizer
 from vision.postprocess import postprocess
 
@@ -124,7 +124,7 @@ def test_recorded_model_outputs_replay_to_the_sidecar():
     detections = postprocess(recorded["raw"], letterbox, width, height)
     indices = read_logits(detections.of_class(INDEX_CLASS), recorded["logits"])
     photo = Photo(np.zeros((height, width, 3), np.uint8), width, height)
-    result = interpret(indices, detections.of_class(CARD_CLASS), photo, RECORDED_SAMPLE)
+    result = cards_then_table(indices, detections.of_class(CARD_CLASS), photo, RECORDED_SAMPLE)
     _image, _annotation, visible, present, groups = _truth(SAMPLES / f"{RECORDED_SAMPLE}.json")
     assert visible <= {c.card for c in result.cards} <= present
     got = sorted((g.role, tuple(sorted(c for c in g.cards if c in visible))) for g in result.groups)

@@ -7,12 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from infer_fixtures import LAYOUTS, card_geometry, detections_for, table
+from infer_fixtures import LAYOUTS, card_geometry, cards_then_table, detections_for, table
 from vision.classes import CARD_CLASS, CARD_INDEX
 from vision.detections import UNREAD, Detections
 from vision.decode import photo_from_array
 from vision.layout import arrange, cluster
-from vision.interpret import interpret
 from vision.notices import Code
 
 
@@ -52,7 +51,7 @@ def test_every_layout_through_the_whole_interpretation(name):
     codes, card_boxes, index_boxes, groups = table(name)
     indices, cards = detections_for(codes, card_boxes, index_boxes)
     photo = photo_from_array(np.zeros((960, 1280, 3), np.uint8))
-    result = interpret(indices, cards, photo, name)
+    result = cards_then_table(indices, cards, photo, name)
     got = sorted((g.role, tuple(sorted(g.cards))) for g in result.groups)
     assert got == _truth(groups)
     assert sorted(c.card for c in result.cards) == sorted(codes)
@@ -206,7 +205,7 @@ def test_sample_scenes_as_detections_group_like_their_sidecars(sidecar):
     annotation = json.loads(sidecar.read_text())
     indices, cards, visible = _sidecar_detections(annotation)
     photo = photo_from_array(np.zeros((annotation["height"], annotation["width"], 3), np.uint8))
-    result = interpret(indices, cards, photo, sidecar.stem)
+    result = cards_then_table(indices, cards, photo, sidecar.stem)
     assert {c.card for c in result.cards} == visible
 
     def partition(groups):
@@ -261,7 +260,7 @@ def test_a_tight_fan_at_any_turn_is_one_group(n, turn):
     come out as one group, whatever its size (7 and 13 fit no role: one group, with a warning)."""
     codes, card_boxes, index_boxes = _tight_fan(n, turn)
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
+    result = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "fan")
     assert sorted(c.card for c in result.cards) == sorted(codes)
     assert [sorted(g.cards) for g in result.groups] == [sorted(codes)]
     assert result.groups[0].role == ("hand" if n in (4, 5, 6) else "unknown")
@@ -308,7 +307,7 @@ def test_another_cards_corner_misread_as_the_starter_does_not_stretch_it_over_th
     confidence[-1] = 0.6  # the misread corner is less sure than the starter's own
     indices = Detections(indices.xyxy, confidence, indices.class_id, indices.card_id, indices.card_confidence,
                          indices.runner_up_id, indices.runner_up_confidence)
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
+    result = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "misread")
     got = sorted((g.role, tuple(sorted(g.cards))) for g in result.groups)
     assert got == _truth(groups)
 
@@ -400,7 +399,7 @@ def test_the_count_uses_the_roles_of_a_capture_guide_table_as_before():
 
     codes, card_boxes, index_boxes, groups = table("two_hands_crib_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    result = interpret(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "guide")
+    result = cards_then_table(indices, cards, photo_from_array(np.zeros((960, 1280, 3), np.uint8)), "guide")
     shown = count_recognition(result)
     assert [(g.label, g.cards, g.crib) for g in shown.groups] == [
         ("hand 1", ("7C", "8C", "8D", "9S"), False), ("hand 2", ("2H", "3H", "4H", "KH"), False),

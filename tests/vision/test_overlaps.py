@@ -7,13 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
-from infer_fixtures import CARD_H, CARD_W, card_geometry, detections_for
+from infer_fixtures import CARD_H, CARD_W, card_geometry, cards_then_table, detections_for
 from vision import boxes
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.ground import ground_check
 from vision.detections import Detections
-from vision.interpret import interpret
 from vision.config import DEFAULTS
 from vision.sure_reads import edge_depth
 
@@ -43,7 +42,7 @@ def test_two_different_sure_reads_in_one_card_box_are_two_cards():
     merged = boxes.union(np.array([lower, upper], np.float32))
     indices = Detections.concatenate([_index(lower_tl, "3D"), *[_index(b, "3C", p=0.9) for b in upper_indices]])
     cards = Detections([merged], [0.95], [CARD_CLASS])
-    result = interpret(indices, cards, _photo(), "pair")
+    result = cards_then_table(indices, cards, _photo(), "pair")
     assert sorted(c.card for c in result.cards) == ["3C", "3D"]
     assert not any("corners of one card" in w for w in map(str, result.warnings))
 
@@ -54,7 +53,7 @@ def test_one_card_whose_corners_disagree_is_still_one_card_to_confirm():
     box, (top_left, bottom_right) = card_geometry(600, 450)
     indices = Detections.concatenate([_index(top_left, "5S"), _index(bottom_right, "6S", p=0.7)])
     cards = Detections([box], [0.95], [CARD_CLASS])
-    result = interpret(indices, cards, _photo(), "disputed")
+    result = cards_then_table(indices, cards, _photo(), "disputed")
     assert [c.card for c in result.cards] == ["5S"]
     assert result.cards[0].confirm and result.cards[0].runner_up == "6S"
     assert any("corners of one card read 5S and 6S" in w for w in map(str, result.warnings))
@@ -67,7 +66,7 @@ def test_a_sure_lone_index_at_the_edge_of_another_card_is_a_half_hidden_card():
     indices = Detections.concatenate([_index(lower_tl, "7H", det=0.35, p=0.97),
                                       *[_index(b, "4C") for b in upper_indices]])
     cards = Detections([boxes.union(np.array([lower, upper], np.float32))], [0.95], [CARD_CLASS])
-    result = interpret(indices, cards, _photo(), "lower card")
+    result = cards_then_table(indices, cards, _photo(), "lower card")
     assert sorted(c.card for c in result.cards) == ["4C", "7H"]
     assert result.card("7H").confirm and not result.card("4C").confirm
 
@@ -82,7 +81,7 @@ def test_a_lone_index_read_just_surely_at_the_edge_of_another_card_is_a_card():
     for p, expected in ((0.68, ["4C", "7H"]), (0.45, ["4C"])):
         indices = Detections.concatenate([_index(lower_tl, "7H", det=0.47, p=p),
                                           *[_index(b, "4C") for b in upper_indices]])
-        result = interpret(indices, cards, _photo(), "lower card")
+        result = cards_then_table(indices, cards, _photo(), "lower card")
         assert sorted(c.card for c in result.cards) == expected, p
         if p < SURE_READER:
             assert any("unsure corner read (7H" in w for w in map(str, result.warnings))
@@ -119,7 +118,7 @@ def _lone_index_on(ground: str, code: str = "2S"):
         lone_box = [int(0.6 * CARD_W) - 19, 606, int(0.6 * CARD_W) - 5, 630]
     _printed_index(pixels, lone_box)
     lone = _index(lone_box, code, det=0.35, p=0.99)
-    return interpret(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground,
+    return cards_then_table(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground,
                      ground=ground_check(pixels))
 
 
@@ -157,7 +156,7 @@ def test_a_lone_index_read_unsurely_or_with_no_print_under_it_is_not_a_card():
     blank = _index([1000, 700, 1014, 724], "2S", det=0.35, p=0.99)
     doubtful = _index([card[0] + 4, (card[1] + card[3]) / 2, card[0] + 18, (card[1] + card[3]) / 2 + 24], "9H",
                       det=0.45, p=LONE_SURE - 0.1)
-    result = interpret(Detections.concatenate([indices, blank, doubtful]), cards, _photo(), "chip")
+    result = cards_then_table(Detections.concatenate([indices, blank, doubtful]), cards, _photo(), "chip")
     assert [c.card for c in result.cards] == ["4C"]
     assert any("read as 2S with no card around it (detector score 0.35)" in w for w in map(str, result.warnings))
     assert any("unsure corner read (9H, 0.18)" in w for w in map(str, result.warnings))
@@ -170,7 +169,7 @@ def test_a_mark_in_the_middle_of_a_face_with_a_box_of_its_own_is_not_a_card():
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     mark = _index([cx - 12, cy - 20, cx + 12, cy + 20], "JS", det=0.8, p=0.9)
     phantom = Detections([[cx - 60, cy - 80, cx + 60, cy + 80]], [0.7], [CARD_CLASS])
-    result = interpret(Detections.concatenate([indices, mark]), Detections.concatenate([cards, phantom]), _photo(),
+    result = cards_then_table(Detections.concatenate([indices, mark]), Detections.concatenate([cards, phantom]), _photo(),
                        "court")
     assert [c.card for c in result.cards] == ["QH"]
     assert any("ignored JS: read in the middle of another card's face" in w for w in map(str, result.warnings))
@@ -187,7 +186,7 @@ def _framed_jack(*marks: tuple[float, float]):
         indices = Detections.concatenate([indices, _index([cx - 10, cy - 14, cx + 10, cy + 14], "QH", det=0.8, p=0.9)])
     w, h = (x2 - x1) * 0.05, (y2 - y1) * 0.05
     twin = Detections([[x1 - w, y1 - h, x2 + w, y2 + h]], [0.8], [CARD_CLASS])
-    return interpret(indices, Detections.concatenate([cards, twin]), _photo(), "framed")
+    return cards_then_table(indices, Detections.concatenate([cards, twin]), _photo(), "framed")
 
 
 def test_a_court_frames_marks_on_a_coinciding_box_are_not_a_card():
@@ -273,13 +272,13 @@ def test_a_card_read_from_one_corner_only_is_confirmed_unless_read_very_surely()
     box, (top_left, bottom_right) = card_geometry(600, 450)
     cards = Detections([box], [0.95], [CARD_CLASS])
     p = CONFIRM_BELOW * (1 + ONE_CORNER_FACTOR) / 2 / 0.9  # confidence between the two thresholds
-    one = interpret(_index(top_left, "6C", p=p), cards, _photo(), "one corner")
+    one = cards_then_table(_index(top_left, "6C", p=p), cards, _photo(), "one corner")
     assert one.card("6C").confirm
     assert any("6C read from one corner only" in w for w in map(str, one.warnings))
-    both = interpret(Detections.concatenate([_index(top_left, "6C", p=p), _index(bottom_right, "6C", p=p)]), cards,
+    both = cards_then_table(Detections.concatenate([_index(top_left, "6C", p=p), _index(bottom_right, "6C", p=p)]), cards,
                      _photo(), "both corners")
     assert not both.card("6C").confirm
-    sure = interpret(_index(top_left, "6C", p=0.99), cards, _photo(), "sure")
+    sure = cards_then_table(_index(top_left, "6C", p=0.99), cards, _photo(), "sure")
     assert not sure.card("6C").confirm
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from infer_fixtures import cards_then_table
 import vision.amend as amend_module
 from vision.amend import amend
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
 from vision.decode import photo_from_array
 from vision.detections import Detections
-from vision.interpret import interpret
 from vision.notices import Code
 from vision.phantoms import drop_phantoms
 from vision.pipeline import Recognizer
@@ -49,7 +49,7 @@ PAIR = [(NINE_INDEX, 0.8, "9S", 0.95, "8S", 0.03), ((225, 290, 255, 335), 0.5, "
 
 def test_a_pair_whose_far_corner_is_read_twice_gives_two_cards():
     indices, boxes = index_rows(PAIR), card_boxes(PAIR_BOXES)
-    read = interpret(indices, boxes, PHOTO, "pair")
+    read = cards_then_table(indices, boxes, PHOTO, "pair")
     assert sorted(c.card for c in read.cards) == ["8S", "9S", "KH"]  # the fault: a phantom 8S
     fixed = amend(read, indices, boxes)
     assert sorted(c.card for c in fixed.cards) == ["9S", "KH"]
