@@ -65,6 +65,7 @@ def cold(code: str) -> float:
 
 
 def photo_to_show(repeat: int) -> list[float]:
+    from companion.game import GameSession
     from companion.ui.camera import FakeCamera
     from companion.ui.headless import Headless
 
@@ -76,11 +77,11 @@ def photo_to_show(repeat: int) -> list[float]:
         for _ in range(repeat):
             h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0)
             h.wait()
-            h.companion.act("discard")
-            h.companion.act("cut", "6S")  # the photo's starter
+            h.companion.act(GameSession.discard)
+            h.companion.act(GameSession.cut, "6S")  # the photo's starter
             h.play_out({0: list(ANN), 1: list(BEN)})
-            h.companion.act("show")
-            h.companion.act("show")
+            h.companion.act(GameSession.show)
+            h.companion.act(GameSession.show)
             h.wait()
             h.app.go("capture", purpose="show")
             h.wait()

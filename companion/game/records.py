@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import asdict, dataclass
 
 from companion.rules import GameEnd
-
-
-class ByKey:
-    """Transitional (issue 49 s4): ``record["seat"]`` reads ``record.seat``, with a
-    DeprecationWarning, for code written when the game view held dicts; goes once none is left."""
-
-    __slots__ = ()
-
-    def __getitem__(self, key: str):
-        warnings.warn(f"{type(self).__name__}[{key!r}]: read the field, .{key}", DeprecationWarning, stacklevel=2)
-        return getattr(self, key)
 
 # LogLine kinds: the points' origin. "lost" lines move no peg (points missed and not taken).
 KINDS = ("heels", "play", "hand", "crib", "muggins", "penalty", "lost")
 
 
 @dataclass(frozen=True, slots=True)
-class LogLine(ByKey):
+class LogLine:
     """One movement of a side's peg (or points lost), with the reason as players would say it."""
 
     entry: int          # the entry (index in the game's entries) that caused it
@@ -46,7 +34,7 @@ class LogLine(ByKey):
 
 
 @dataclass(frozen=True, slots=True)
-class Offer(ByKey):
+class Offer:
     """Missed points that an opponent may still take (muggins)."""
 
     entry: int          # the claim's entry: the offer's id
@@ -78,7 +66,7 @@ class ShowRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult(ByKey):
+class GameResult:
     """A finished game. ``kind``: how it ended against the worst-off loser; ``losers``: (side,
     score, how it ended for him, game points) each; ``game_points``: the winner's total."""
 

@@ -10,7 +10,7 @@ from companion.rules import Card, GameEnd, RuleSet
 
 from companion.game.engine import Game
 from companion.game.phase import Phase
-from companion.game.records import ByKey, GameResult, LogLine, Offer
+from companion.game.records import GameResult, LogLine, Offer
 from companion.game.setup import rules_as_json
 
 # A count's items are the rules core's, as ``crib score --json`` prints them: {"kind", "cards", "points"}.
@@ -18,7 +18,7 @@ Items = tuple[dict, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Proposal(ByKey):
+class Proposal:
     """What the cards of the next count are worth (shown before the claim when the app counts first)."""
 
     total: int
@@ -27,7 +27,7 @@ class Proposal(ByKey):
 
 
 @dataclass(frozen=True, slots=True)
-class NextShow(ByKey):
+class NextShow:
     """The count that comes next in the show."""
 
     seat: int
@@ -37,7 +37,7 @@ class NextShow(ByKey):
 
 
 @dataclass(frozen=True, slots=True)
-class ShownCount(ByKey):
+class ShownCount:
     """One count of this deal's show, as the players hear it once claimed."""
 
     entry: int | None               # the show entry that counted it
@@ -52,7 +52,7 @@ class ShownCount(ByKey):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayStep(ByKey):
+class PlayStep:
     """One card laid (or a go) in this deal's play."""
 
     seat: int
@@ -63,7 +63,7 @@ class PlayStep(ByKey):
 
 
 @dataclass(frozen=True, slots=True)
-class RenegeSeen(ByKey):
+class RenegeSeen:
     """A renege seen in this deal's play: a penalty may be recorded."""
 
     seat: int

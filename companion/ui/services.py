@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -126,11 +125,6 @@ class Companion:
         """A move on the open game, run on the game lane: ``move`` is the ``GameSession`` method
         itself (``act(GameSession.lay, "5H", done=...)`` calls ``session.lay("5H")``); ``done``
         gets what it returns, ``failed`` its error."""
-        if isinstance(move, str):  # transitional (issue 49 s4): goes once no caller names its move
-            warnings.warn(f"act({move!r}): pass the method, GameSession.{move}", DeprecationWarning, stacklevel=2)
-            from companion.game.session import GameSession
-
-            move = getattr(GameSession, move)
         if not callable(move):
             raise TypeError(f"act takes a GameSession method (GameSession.lay), not {move!r}")
 

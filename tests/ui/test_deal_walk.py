@@ -88,7 +88,7 @@ def deal_cut_and_play(h):
     laid = play_out(h)
     view = h.companion.view
     assert view.phase == "show" and sorted(laid) == sorted(ANN + BEN)
-    assert sum(p["points"] for p in view.play) == sum(view.scores)  # every peg of the play shown
+    assert sum(p.points for p in view.play) == sum(view.scores)  # every peg of the play shown
     assert board_shows(h, view)
 
 
@@ -186,4 +186,4 @@ def test_a_whole_deal_with_the_board(start_app, firmware):
     assert view.deal_number == 2 and view.phase == "cut" and view.dealer == 1
     assert "(dealer)" in h.screen("table").ids.scores.children[0].name  # Ben deals now (children reversed)
     assert board_shows(h, view)
-    assert [row["kind"] for row in view.log].count("muggins") == 1
+    assert [row.kind for row in view.log].count("muggins") == 1

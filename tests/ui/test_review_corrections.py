@@ -5,6 +5,7 @@ out is drawn as left out; what the reviewed photo says afterwards is said after 
 
 from kivy.uix.button import Button
 
+from companion.game import GameSession
 from companion.photo import count_recognition
 from companion.ui import theme as T
 from companion.ui.present import group_for
@@ -35,14 +36,14 @@ def at_the_crib(h):
     """Ann deals, the cut is AD, both hands are counted: the crib (not typed) is next."""
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc"}, first_dealer=0, board="none")
     h.wait(lambda: h.companion.view is not None, what="the game")
-    h.companion.act("discard")
-    h.companion.act("cut", CUT)
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, CUT)
     h.play_out({0: list(ANN), 1: list(BEN)})
-    h.companion.act("show")
-    h.companion.act("show")
+    h.companion.act(GameSession.show)
+    h.companion.act(GameSession.show)
     h.wait()
-    assert h.companion.view.next_show["kind"] == "crib" and h.companion.view.next_show["cards"] is None
-    assert any(p["card"] == "6D" for p in h.companion.view.play)
+    assert h.companion.view.next_show.kind == "crib" and h.companion.view.next_show.cards is None
+    assert any(p.card == "6D" for p in h.companion.view.play)
 
 
 def choose(h, review, index: int, words: str) -> None:
