@@ -28,7 +28,7 @@ from hardware.errors import (
 from hardware.geometry import Geometry, GeometryError
 from hardware.link import Link, open_link
 from hardware.messages import BoardInfo, BoardStatus, ButtonEvent
-from hardware.protocol import PROTOCOL_VERSION
+from hardware.protocol import PROTOCOL_VERSION, Shows, shown_by
 from hardware.simulator import Simulator, SimulatorError
 from hardware.state import GAME_HOLE, Animation, BoardState, BoardStateError
 
@@ -36,6 +36,6 @@ __all__ = [
     "Animation", "BoardDriver", "BoardInfo", "BoardRefusedError", "BoardState", "BoardStateError",
     "BoardStatus", "DemoResult", "EndpointError", "GAME_HOLE", "Geometry", "GeometryError",
     "GeometryMismatchError", "Link", "LinkClosedError", "LinkError", "LinkTimeoutError", "PROTOCOL_VERSION",
-    "PortAbsentError", "PortCandidate", "ProtocolVersionError", "Simulator", "SimulatorError",
-    "TrackCountError", "demo_states", "find_ports", "open_link", "play_demo",
+    "PortAbsentError", "PortCandidate", "ProtocolVersionError", "Shows", "Simulator", "SimulatorError",
+    "TrackCountError", "demo_states", "find_ports", "open_link", "play_demo", "shown_by",
 ]

@@ -4,6 +4,7 @@ events     journal entries (frozen values with as_json / from_json)
 phase      Phase: where a game stands (discard, cut, play, show, game over, match over)
 engine     Game: the pure state machine; replay(entries)
 session    GameSession: the object the app and the CLI drive (actions, undo/redo, view, listeners)
+view       GameView: what a screen shows, as frozen records (NextShow, ShownCount, PlayStep, ...)
 journal    Store: SQLite journals in the user data folder (CRIB_DATA_DIR overrides it)
 script     run_script: a whole game from JSON (``crib game replay``)
 transfer   export / import a game as JSON
@@ -18,8 +19,8 @@ from companion.game.journal import Store, data_dir
 from companion.game.phase import Phase
 from companion.game.session import GameSession
 from companion.game.setup import make_rules
-from companion.game.view import BoardView, GameView
+from companion.game.view import BoardView, GameView, NextShow, PlayStep, Proposal, RenegeSeen, ShownCount
 
 __all__ = ["Game", "replay", "EntryError", "GameError", "GameFileError", "JournalBusyError", "JournalError",
            "RedoPendingError", "ScriptError", "Store", "data_dir", "Phase", "GameSession", "make_rules",
-           "BoardView", "GameView"]
+           "BoardView", "GameView", "NextShow", "PlayStep", "Proposal", "RenegeSeen", "ShownCount"]

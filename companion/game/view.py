@@ -125,6 +125,7 @@ class GameView:
         return self.deal_number + 1 if self.phase is Phase.DISCARD else self.deal_number
 
     def as_json(self) -> dict:
+        """What ``crib game show --json`` prints: every field, records as objects, enums as their words."""
         out = asdict(self)
         out["rules"] = rules_as_json(self.rules)
         out["result"] = None if self.result is None else self.result.as_json()

@@ -10,6 +10,9 @@ OLD, NEW = Shows(False, False, False), Shows(True, True, True)
 
 
 def test_each_version_shows_what_its_firmware_can():
+    import hardware
+
+    assert hardware.shown_by is shown_by and hardware.Shows is Shows
     assert SHOWN_BY_VERSION == {(1, 0): OLD, (1, 1): NEW}
     assert shown_by((1, 0)) == OLD and shown_by((1, 1)) == NEW
     assert shown_by((1, 7)) == NEW and shown_by((2, 0)) == NEW  # a newer minor only adds
