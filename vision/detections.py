@@ -43,7 +43,8 @@ class Detections:
     ``runner_up_confidence`` the second best (for "did you mean" prompts). ``reader`` is the
     reader's own probability of ``card_id`` (unless given: ``card_confidence``, as on an index
     row). ``origin`` says where the box came from (``Origin``). Unclassified rows have
-    ``card_id == UNREAD``.
+    ``card_id == UNREAD``. ``data``: a step's own columns by name (one entry per row, any shape
+    after the first axis, as supervision's ``Detections.data``), filtered and merged with the rows.
     """
 
     xyxy: np.ndarray
@@ -55,6 +56,7 @@ class Detections:
     runner_up_confidence: np.ndarray = field(default=None)  # type: ignore[assignment]
     reader: np.ndarray = field(default=None)  # type: ignore[assignment]
     origin: np.ndarray = field(default=None)  # type: ignore[assignment]
+    data: dict = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -69,6 +71,11 @@ class Detections:
         reader = self.card_confidence if self.reader is None else _column(self.reader, np.float32, n, 0.0)
         object.__setattr__(self, "reader", reader)
         object.__setattr__(self, "origin", _column(self.origin, np.int8, n, Origin.FIRST_PASS))
+        data = {name: np.asarray(values) for name, values in (self.data or {}).items()}
+        for name, values in data.items():
+            if len(values) != n:
+                raise ValueError(f"detections data column {name!r} has {len(values)} rows, expected {n}")
+        object.__setattr__(self, "data", data)
 
     @classmethod
     def empty(cls) -> "Detections":
@@ -81,7 +88,8 @@ class Detections:
         """Rows by boolean mask, index array or slice (always returns Detections)."""
         if isinstance(selector, (int, np.integer)):
             selector = [int(selector)]
-        return Detections(**{f.name: getattr(self, f.name)[selector] for f in fields(self)})
+        return Detections(**{f.name: getattr(self, f.name)[selector] for f in fields(self) if f.name != "data"},
+                          data={name: values[selector] for name, values in self.data.items()})
 
     def of_class(self, class_id: int) -> "Detections":
         """Rows of this detector class, whatever their origin (``kept`` leaves suppressed boxes out)."""
@@ -98,21 +106,32 @@ class Detections:
         """A copy carrying a reading of every row (``reader``: the reader's probability, unless
         given ``card_confidence``, as the reader's own reading of index rows)."""
         return Detections(self.xyxy, self.confidence, self.class_id, card_id, card_confidence,
-                          runner_up_id, runner_up_confidence, reader, self.origin)
+                          runner_up_id, runner_up_confidence, reader, self.origin, self.data)
 
     def with_origin(self, origin: Origin) -> "Detections":
         """A copy whose rows all came from ``origin``."""
         return Detections(self.xyxy, self.confidence, self.class_id, self.card_id, self.card_confidence,
                           self.runner_up_id, self.runner_up_confidence, self.reader,
-                          np.full(len(self), origin, np.int8))
+                          np.full(len(self), origin, np.int8), self.data)
+
+    def with_data(self, **columns) -> "Detections":
+        """A copy with these ``data`` columns added (or replaced)."""
+        return Detections(**{f.name: getattr(self, f.name) for f in fields(self) if f.name != "data"},
+                          data={**self.data, **columns})
 
     @staticmethod
     def concatenate(parts: list["Detections"]) -> "Detections":
+        """The rows of ``parts`` in order; their ``data`` columns merged (every part must carry the
+        same ones)."""
         parts = [p for p in parts if len(p)]
         if not parts:
             return Detections.empty()
+        names = set(parts[0].data)
+        if any(set(p.data) != names for p in parts):
+            raise ValueError(f"detections to join carry other data columns: {[sorted(p.data) for p in parts]}")
         return Detections(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
-                             for f in fields(Detections)})
+                             for f in fields(Detections) if f.name != "data"},
+                          data={name: np.concatenate([p.data[name] for p in parts]) for name in parts[0].data})
 
     @property
     def centers(self) -> np.ndarray:

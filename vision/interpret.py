@@ -22,7 +22,7 @@ from vision.evidence import Evidence
 from vision.ground import GroundCheck
 from vision.identify import merge_indices
 from vision.layout import Layout, arrange
-from vision.outlines import Outlines, assign_outlines
+from vision.outlines import CORNERS, DISPUTED, ESTIMATED, INDEX_BOX, INDEX_CENTRE, INDEX_SCORE, Outlines, assign_outlines
 from vision.notices import Code, Notice
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.sure_reads import frame_marks, lies_on_a_card, mid_face
@@ -47,12 +47,12 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     counts for its ground)."""
     reader = outlines.cards.reader
     cards, guessed, guess = unname_unsure_reads(outlines.cards, config.read_floor, config.floor_reader)
-    disputed, said_disputed = disputed_corners(cards, outlines.disputed, guessed)
-    keep, said_ignored = evidence_to_keep(cards, outlines, guessed, guess, config, reader, indices, ground)
-    cards, disputed, guess = cards[keep], disputed[keep], guess[keep]
-    one_corner = outlines.corners[keep] < 2
-    evidence = evidence_of(cards, disputed, outlines.index_score[keep], outlines.estimated[keep],
-                           outlines.corners[keep], outlines.index_box[keep] * photo.scale)
+    disputed, said_disputed = disputed_corners(cards, guessed)
+    keep, said_ignored = evidence_to_keep(cards, guessed, guess, config, reader, indices, ground)
+    cards, disputed, guess = cards[keep], disputed[keep], guess[keep]  # the outlines' columns go with the rows
+    one_corner = cards.data[CORNERS] < 2
+    evidence = evidence_of(cards, disputed, cards.data[INDEX_SCORE], cards.data[ESTIMATED], cards.data[CORNERS],
+                           cards.data[INDEX_BOX] * photo.scale)
     layout = arrange(cards, config=layout_config)
     counts, said_twice = cards_seen_twice(cards)
     named, said_unsure = name_cards(cards, disputed, counts, photo.scale, config.confirm_below, one_corner,
@@ -89,19 +89,21 @@ def unname_unsure_reads(cards: Detections, read_floor: float,
     return cards, guessed, guess
 
 
-def disputed_corners(cards: Detections, disputed: dict, guessed: np.ndarray) -> tuple[np.ndarray, tuple[Notice, ...]]:
-    """Mask of the named cards whose corners read two different codes, and the notices saying so."""
+def disputed_corners(cards: Detections, guessed: np.ndarray) -> tuple[np.ndarray, tuple[Notice, ...]]:
+    """Mask of the named cards whose corners read two different codes (``cards.data[DISPUTED]``),
+    and the notices saying so."""
     mask = np.zeros(len(cards), bool)
     said = []
-    for row, other in sorted(disputed.items()):
+    other = cards.data[DISPUTED]
+    for row in np.flatnonzero(other != UNREAD):
         if guessed[row]:
             continue  # said with the unread card
         mask[row] = True
-        said.append(Notice(Code.DISPUTED_CORNERS, (cards.codes[row], other)))
+        said.append(Notice(Code.DISPUTED_CORNERS, (cards.codes[row], CARD_CODES[other[row]])))
     return mask, tuple(said)
 
 
-def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray, guess: np.ndarray,
+def evidence_to_keep(cards: Detections, guessed: np.ndarray, guess: np.ndarray,
                      config: InterpretConfig, reader: np.ndarray, indices: Detections,
                      ground: GroundCheck | None = None) -> tuple[np.ndarray, tuple[Notice, ...]]:
     """Mask of the rows that are cards: named cards unless only a weak lone index says so (a lone
@@ -110,33 +112,34 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     or they are a mark in the middle of another card's face or a court's frame marks on a
     coinciding card; unread card boxes the detector is sure of that are not a second box of a named
     card; unnamed reads unless only their index says a card is there or they lie on a named card (a
-    pip, a court). Returns the mask and the notices of what was ignored."""
+    pip, a court). ``cards``: the outlines' cards (their ``data`` columns). Returns the mask and
+    the notices of what was ignored."""
     said: list[Notice] = []
     read = cards.card_id != UNREAD
-    lone = read & outlines.estimated & (outlines.index_score < config.lone_index_score)
-    half_hidden = (reader >= config.lone_sure_reader) & lies_on_a_card(cards, outlines.estimated,
-                                                                       outlines.index_centre, config)
+    estimated, index_score, index_centre = cards.data[ESTIMATED], cards.data[INDEX_SCORE], cards.data[INDEX_CENTRE]
+    lone = read & estimated & (index_score < config.lone_index_score)
+    half_hidden = (reader >= config.lone_sure_reader) & lies_on_a_card(cards, estimated, index_centre, config)
     # one deck holds each card once: a lone read of a code another card shows is that card's other corner
     elsewhere = np.isin(cards.card_id, cards.card_id[read & ~lone])
-    half_hidden |= printed_on_a_card(cards, outlines, indices,
-                                     lone & (reader >= config.lone_sure_reader) & ~half_hidden & ~elsewhere, ground)
+    half_hidden |= printed_on_a_card(cards, indices, lone & (reader >= config.lone_sure_reader) & ~half_hidden
+                                     & ~elsewhere, ground)
     weak = lone & ~half_hidden
-    marks = read & ~weak & mid_face(cards, outlines.index_centre, config)
+    marks = read & ~weak & mid_face(cards, index_centre, config)
     if marks.any():  # a court's picture or a large pip given a box of its own (issue 20)
         said.append(Notice(Code.MID_FACE_MARKS, (tuple(cards.codes[i] for i in np.flatnonzero(marks)),)))
-    framed = read & ~weak & ~marks & frame_marks(cards, outlines.index_centre, indices, config)
+    framed = read & ~weak & ~marks & frame_marks(cards, index_centre, indices, config)
     if framed.any():  # a court's frame marks read as a card, given a box of their own (sample hand_starter_spread)
         said.append(Notice(Code.FRAME_MARKS, (tuple(cards.codes[i] for i in np.flatnonzero(framed)),)))
     marks |= framed
     if weak.any():  # one notice for them all: a keyboard or a pattern can make many
-        said.append(Notice(Code.LONE_INDICES, (tuple((cards.codes[i], float(outlines.index_score[i]))
+        said.append(Notice(Code.LONE_INDICES, (tuple((cards.codes[i], float(index_score[i]))
                                                      for i in np.flatnonzero(weak)),)))
     inside_read = np.zeros(len(cards), bool)
     if read.any() and (~read).any():
         inside_read[~read] = boxes.covered_fraction(cards.xyxy[~read], cards.xyxy[read]) >= config.inside_share
-    stray = guessed & (outlines.estimated | inside_read)
+    stray = guessed & (estimated | inside_read)
     for lone, code in ((True, Code.UNSURE_LONE_READS), (False, Code.UNSURE_READS_ON_CARDS)):
-        rows = [i for i in np.flatnonzero(stray) if bool(outlines.estimated[i]) == lone]
+        rows = [i for i in np.flatnonzero(stray) if bool(estimated[i]) == lone]
         if rows:  # one notice, not one per read: a patterned cloth reads as many unsure corners
             said.append(Notice(code, (tuple(guess[i] for i in rows),)))
     sure_box = cards.confidence >= config.unread_card_score
@@ -144,15 +147,15 @@ def evidence_to_keep(cards: Detections, outlines: Outlines, guessed: np.ndarray,
     return keep, tuple(said)
 
 
-def printed_on_a_card(cards: Detections, outlines: Outlines, indices: Detections,
-                      rows: np.ndarray, ground: GroundCheck | None) -> np.ndarray:
+def printed_on_a_card(cards: Detections, indices: Detections, rows: np.ndarray,
+                      ground: GroundCheck | None) -> np.ndarray:
     """(N,) whether each of ``rows`` (a mask of cards without a box of their own) has its best index
     printed on ground the size of a card (``ground``), not on a chip's inlay or a key."""
     out = np.zeros(len(cards), bool)
     if not len(indices) or ground is None:
         return out
     for i in np.flatnonzero(rows):
-        nearest = int(np.argmin(np.hypot(*(indices.centers - outlines.index_centre[i]).T)))
+        nearest = int(np.argmin(np.hypot(*(indices.centers - cards.data[INDEX_CENTRE][i]).T)))
         short_side = float(boxes.sizes(cards.xyxy[i][None])[0].min())  # the estimated box: a typical card
         out[i] = ground(indices.xyxy[nearest], short_side)
     return out

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import boxes
-from vision.classes import CARD_CLASS, CARD_CODES
+from vision.classes import CARD_CLASS
 from vision.config import DEFAULTS, InterpretConfig
-from vision.detections import Detections
+from vision.detections import UNREAD, Detections
 from vision.geometry import CARD_ASPECT
 from vision.identify import Identities, typical_card_diagonal
 
@@ -120,26 +120,26 @@ def _fitting_corners(rows: np.ndarray, indices: Detections, card_xyxy: np.ndarra
     return rows
 
 
+# The columns each card of ``Outlines.cards`` carries in its ``data`` (filtered with the rows):
+ESTIMATED = "estimated"  # no card box was found: the box is guessed from the indices
+INDEX_SCORE = "index_score"  # the detector's score of the card's best index (0 if unread)
+DISPUTED = "disputed"  # the other card (id) its corners read, two corners that disagree; UNREAD if none
+INDEX_CENTRE = "index_centre"  # (N, 2) where the card's most confident index lies (an unread box's centre)
+CORNERS = "corners"  # how many of its indices the reader read surely as its code (0 if unread)
+INDEX_BOX = "index_box"  # (N, 4) its best index's box (decoded pixels; zeros if unread)
+
+
 @dataclass(frozen=True, eq=False)
 class Outlines:
     """Cards with their outline boxes: read cards first, then card boxes no index was read on
-    (``card_id == UNREAD``). Per row: ``estimated`` (no card box was found, the box is guessed
-    from the indices), ``index_score`` (detector score of the card's best index, 0 if unread),
-    and ``disputed`` maps a row to the other code its indices read as (two corners of one
-    card that disagree: the more confident reading is kept, the other becomes the runner-up);
-    ``index_centre``: where the card's most confident index lies (an unread box's centre);
-    ``corners``: how many of its indices the reader read surely as its code (0 if unread);
-    ``index_box``: its best index's box (decoded pixels; zeros if unread).
-    ``cards.reader`` is the reader's probability of each card's reading, ``cards.origin`` where its
-    box came from (a guessed box: its best index's origin)."""
+    (``card_id == UNREAD``). Each row carries its own columns in ``cards.data`` (``ESTIMATED``,
+    ``INDEX_SCORE``, ``DISPUTED``: two corners of one card that disagree, the more confident
+    reading kept and the other its runner-up, ``INDEX_CENTRE``, ``CORNERS``, ``INDEX_BOX``; see
+    above), so a step that drops rows drops their columns with them. ``cards.reader`` is the
+    reader's probability of each card's reading, ``cards.origin`` where its box came from (a
+    guessed box: its best index's origin)."""
 
     cards: Detections
-    estimated: np.ndarray
-    index_score: np.ndarray
-    disputed: dict
-    index_centre: np.ndarray
-    corners: np.ndarray
-    index_box: np.ndarray
 
 
 def assign_outlines(identities: Identities, card_boxes: Detections,
@@ -189,16 +189,17 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
                       reads.runner_id, reads.runner_conf, reads.reader, origin)[alive]
     unread = card_boxes[~taken]
     unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS), origin=unread.origin)
-    new_row = np.cumsum(alive) - 1
-    return Outlines(
-        Detections.concatenate([read, unread]),
-        np.concatenate([(box_of < 0)[alive], np.zeros(len(unread), bool)]),
-        np.concatenate([reads.index_score[alive], np.zeros(len(unread), np.float32)]),
-        {int(new_row[j]): CARD_CODES[code] for j, code in reads.disputed.items()},
-        np.concatenate([index_centre[alive], boxes.centres(unread.xyxy)]).reshape(-1, 2),
-        np.concatenate([corners[alive], np.zeros(len(unread), np.int64)]),
-        np.concatenate([index_box[alive], np.zeros((len(unread), 4), np.float32)]).reshape(-1, 4),
-    )
+    disputed = np.full(n_cards, UNREAD, np.int64)
+    for j, code in reads.disputed.items():
+        disputed[j] = code
+    return Outlines(Detections.concatenate([read, unread]).with_data(**{
+        ESTIMATED: np.concatenate([(box_of < 0)[alive], np.zeros(len(unread), bool)]),
+        INDEX_SCORE: np.concatenate([reads.index_score[alive], np.zeros(len(unread), np.float32)]),
+        DISPUTED: np.concatenate([disputed[alive], np.full(len(unread), UNREAD, np.int64)]),
+        INDEX_CENTRE: np.concatenate([index_centre[alive], boxes.centres(unread.xyxy)]).reshape(-1, 2),
+        CORNERS: np.concatenate([corners[alive], np.zeros(len(unread), np.int64)]),
+        INDEX_BOX: np.concatenate([index_box[alive], np.zeros((len(unread), 4), np.float32)]).reshape(-1, 4),
+    }))
 
 
 def _at_other_corner(points: np.ndarray, own: np.ndarray, box: np.ndarray, reach: float) -> bool:

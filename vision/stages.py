@@ -5,7 +5,9 @@
     read -> Reads: the indices read, the card boxes (suppressed ones given back), then the second
             look's reads
     cards -> Outlines (``interpret.cards_of``: ``identify``, ``outlines``): each card read, with its
-             outline box, and the card boxes no index was read on
+             outline box, and the card boxes no index was read on; each row's own columns (its
+             best index's score, centre and box, its corners, a disputed reading, a guessed box)
+             in ``Detections.data``, filtered with the rows
     table -> Recognition (``interpret.read_table``, ``layout``; ``results``): the cards named,
              groups with roles, notices
     amend -> Recognition (``amend``: ``phantoms``, ``index_column``): second readings of a card
@@ -18,7 +20,9 @@
 
 Each is frozen; ``vision.pipeline`` is the one place that passes one step's output to the next.
 The rows are ``Detections``: the detector's score (``confidence``), the reader's probability
-(``reader``) and where each box came from (``origin``) are columns of their own.
+(``reader``) and where each box came from (``origin``) are columns of their own; a step's own
+columns ride in ``data`` (as supervision's ``Detections.data``), never in arrays or dicts beside
+the rows.
 """
 
 from __future__ import annotations

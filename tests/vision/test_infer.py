@@ -10,7 +10,7 @@ from vision.detections import UNREAD, Detections, Origin
 from vision.identify import merge_indices
 from vision.read import index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
-from vision.outlines import assign_outlines
+from vision.outlines import DISPUTED, ESTIMATED, INDEX_SCORE, assign_outlines
 from vision.config import DEFAULTS
 
 MAX_CARDS = DEFAULTS.interpret.max_cards
@@ -63,7 +63,7 @@ def test_a_cards_reader_probability_is_its_best_index_read_not_score_times_proba
         assert identities.cards.card_confidence[row] == pytest.approx(scores[best] * 0.7)
     outlined = assign_outlines(identities, cards)
     assert outlined.cards.reader.tolist() == pytest.approx([0.7] * len(codes))
-    assert outlined.cards.card_confidence == pytest.approx(outlined.index_score * 0.7)
+    assert outlined.cards.card_confidence == pytest.approx(outlined.cards.data[INDEX_SCORE] * 0.7)
 
 
 def test_every_box_says_where_it_came_from():
@@ -175,7 +175,7 @@ def test_two_corner_indices_make_one_card_with_its_box():
     assert all(len(m) == 2 for m in identities.members)
     outlines = assign_outlines(identities, cards)
     outlined = outlines.cards
-    assert not outlines.estimated.any() and outlines.disputed == {}
+    assert not outlined.data[ESTIMATED].any() and (outlined.data[DISPUTED] == UNREAD).all()
     for code, box in zip(codes, card_boxes):
         row = outlined.codes.index(code)
         assert np.allclose(outlined.xyxy[row], box)
@@ -207,7 +207,8 @@ def test_card_box_missed_by_the_detector_gets_an_estimated_box():
     without_starter_box = cards[np.arange(len(cards)) != codes.index("5D")]
     identities = merge_indices(indices, without_starter_box)
     outlines = assign_outlines(identities, without_starter_box)
-    outlined, estimated = outlines.cards, outlines.estimated
+    outlined = outlines.cards
+    estimated = outlined.data[ESTIMATED]
     row = outlined.codes.index("5D")
     assert estimated.tolist().count(True) == 1 and estimated[row]
     assert box_iou(outlined.xyxy[row:row + 1], card_boxes[codes.index("5D"):codes.index("5D") + 1])[0, 0] > 0.4
@@ -309,3 +310,20 @@ def _with_confirm_below(value: float):
     from dataclasses import replace
 
     return replace(DEFAULTS, interpret=replace(DEFAULTS.interpret, confirm_below=value))
+
+
+def test_a_steps_own_columns_go_with_the_rows():
+    """``Detections.data``: columns of a step's own, filtered with the rows, carried by a new reading,
+    merged by ``concatenate`` (the same columns each side, else refused)."""
+    rows = Detections(np.array([[0, 0, 10, 10], [5, 5, 20, 20], [30, 30, 40, 40]], np.float32), [0.9, 0.8, 0.7],
+                      [0, 0, 0], data={"corners": [2, 1, 0], "centre": [[5, 5], [12, 12], [35, 35]]})
+    kept = rows[np.array([True, False, True])]
+    assert kept.data["corners"].tolist() == [2, 0] and kept.data["centre"].tolist() == [[5, 5], [35, 35]]
+    read = kept.with_cards([0, 1], [0.9, 0.9], [-1, -1], [0, 0])
+    assert read.data["corners"].tolist() == [2, 0] and read.with_origin(Origin.CLOSER).data.keys() == {"corners", "centre"}
+    joined = Detections.concatenate([kept, rows[1]])
+    assert joined.data["corners"].tolist() == [2, 0, 1]
+    with pytest.raises(ValueError, match="other data columns"):
+        Detections.concatenate([kept, Detections(np.zeros((1, 4)), [1.0], [0])])
+    with pytest.raises(ValueError, match="data column 'corners' has 2 rows, expected 3"):
+        Detections(np.zeros((3, 4)), [1, 1, 1], [0, 0, 0], data={"corners": [1, 2]})
