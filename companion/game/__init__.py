@@ -15,6 +15,7 @@ board      BoardSync: the LED board follows the game
 from companion.game.engine import Game, replay
 from companion.game.errors import (
     EntryError, GameError, GameFileError, JournalBusyError, JournalError, RedoPendingError, ScriptError)
+from companion.game.events import PeggingMode
 from companion.game.journal import Store, data_dir
 from companion.game.phase import Phase
 from companion.game.session import GameSession
@@ -22,5 +23,5 @@ from companion.game.setup import make_rules
 from companion.game.view import BoardView, GameView, NextShow, PlayStep, Proposal, RenegeSeen, ShownCount
 
 __all__ = ["Game", "replay", "EntryError", "GameError", "GameFileError", "JournalBusyError", "JournalError",
-           "RedoPendingError", "ScriptError", "Store", "data_dir", "Phase", "GameSession", "make_rules",
+           "RedoPendingError", "ScriptError", "Store", "data_dir", "PeggingMode", "Phase", "GameSession", "make_rules",
            "BoardView", "GameView", "NextShow", "PlayStep", "Proposal", "RenegeSeen", "ShownCount"]

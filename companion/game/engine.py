@@ -16,7 +16,7 @@ from companion.game.deal import Deal
 from companion.game.errors import EntryError
 from companion.game.events import (
     PEG_SAID, PEGGING_MODES, Cut, Decline, Discard, Entry, Go, Lay, Muggins, NewGame, NextGame, PegBy,
-    PegPoints, PenaltyEntry, PlayDone, ShowCount)
+    PeggingMode, PegPoints, PenaltyEntry, PlayDone, ShowCount)
 from companion.game.outcome import outcome
 from companion.game.phase import Phase
 from companion.game.records import GameResult, LogLine, Offer, ShowRecord
@@ -41,7 +41,7 @@ class Game:
         self.first_dealers: list[int] = []  # per game of the match
         if new.pegging is not None and new.pegging not in PEGGING_MODES:
             raise EntryError(f"pegging: expected one of {', '.join(PEGGING_MODES)}, got {new.pegging!r}")
-        self.pegging_by = new.pegging or "cards"  # how the play is entered (PegBy switches it)
+        self.pegging_by = PeggingMode(new.pegging or PeggingMode.CARDS)  # how the play is entered (PegBy switches it)
         self.pegged_by_points = False  # this deal's play has points pegged by points
         self._start_game(new.first_dealer)
 
@@ -144,7 +144,7 @@ class Game:
     def _peg_points(self, entry: PegPoints, index: int) -> None:
         """Pegging by points: the points a player pegs in the play, as the players counted them."""
         self._need(Phase.PLAY, "points pegged in the play")
-        if self.pegging_by != "points":
+        if self.pegging_by is not PeggingMode.POINTS:
             raise EntryError("points pegged: this game enters the play card by card (switch to pegging by points)")
         self._seat(entry.seat, "seat")
         if entry.points < 1:
@@ -165,7 +165,7 @@ class Game:
 
     def _play_done(self, entry: PlayDone, index: int) -> None:
         self._need(Phase.PLAY, "the end of the play")
-        if self.pegging_by != "points":
+        if self.pegging_by is not PeggingMode.POINTS:
             raise EntryError("play done: the play entered card by card ends with its last card")
         self.phase = Phase.SHOW
 
@@ -174,9 +174,9 @@ class Game:
             raise EntryError(f"mode: expected one of {', '.join(PEGGING_MODES)}, got {entry.mode!r}")
         if entry.mode == self.pegging_by:
             raise EntryError(f"mode: the play is already entered by {entry.mode}")
-        if entry.mode == "cards" and self.phase is Phase.PLAY and self.pegged_by_points:
+        if entry.mode == PeggingMode.CARDS and self.phase is Phase.PLAY and self.pegged_by_points:
             raise EntryError("mode: this deal's play is pegged by points: card by card can start with the next deal")
-        self.pegging_by = entry.mode
+        self.pegging_by = PeggingMode(entry.mode)
 
     def _show(self, entry: ShowCount, index: int) -> None:
         self._need(Phase.SHOW, "a show")
@@ -318,7 +318,7 @@ class Game:
             raise EntryError(f"{what} cannot come now: the game is at the {self.phase}")
 
     def _by_cards(self, what: str) -> None:
-        if self.pegging_by == "points":
+        if self.pegging_by is PeggingMode.POINTS:
             raise EntryError(f"{what}: this game pegs the play by points (switch to card by card to lay cards)")
 
     def _seat(self, seat: int, field: str) -> None:

@@ -9,6 +9,7 @@ Claims are optional: ``None`` means the player accepts the points the rules core
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from companion.rules import Card, RuleSet
@@ -56,15 +57,22 @@ def _str(data: dict, key: str, optional: bool = False) -> str | None:
     return value
 
 
-PEGGING_MODES = ("cards", "points")  # the play entered card by card, or by the points pegged
+class PeggingMode(StrEnum):
+    """How the play is entered; the value is the journal's word."""
+
+    CARDS = "cards"    # each card laid, checked and counted by the rules core
+    POINTS = "points"  # the points each player pegs, counted in the players' heads
+
+
+PEGGING_MODES = tuple(mode.value for mode in PeggingMode)
 PEG_SAID = {"go": 1, "31": 2}        # the keypad's one-tap pegs and the points each is worth
 
 
-def _pegging_mode(data: dict, key: str) -> str:
+def _pegging_mode(data: dict, key: str) -> PeggingMode:
     value = data.get(key)
     if value not in PEGGING_MODES:
         raise EntryError(f"{key}: expected one of {', '.join(PEGGING_MODES)}, got {value!r}")
-    return value
+    return PeggingMode(value)
 
 
 def _fmt(cards: tuple[Card, ...] | None) -> list[str] | None:
@@ -100,9 +108,8 @@ class NewGame(Entry):
     # the count shown before the player claims it (True), or only after (False); None: an older
     # journal that did not say, shown first only when muggins is off (Game.count_first)
     count_first: bool | None = None
-    # how the play is entered: "cards" (each card laid, checked by the rules core) or "points"
-    # (the points each player pegs, counted in the players' heads); None: an older journal, cards
-    pegging: str | None = None
+    # how the play is entered; None: an older journal, card by card
+    pegging: PeggingMode | None = None
 
     def as_json(self) -> dict:
         out = {"type": self.TYPE, "players": list(self.players), "rules": rules_as_json(self.rules),
@@ -220,10 +227,10 @@ class PlayDone(Entry):
 
 @dataclass(frozen=True, slots=True)
 class PegBy(Entry):
-    """The players switch how the play is entered: "cards" or "points" (``PEGGING_MODES``)."""
+    """The players switch how the play is entered."""
 
     TYPE: ClassVar[str] = "peg-by"
-    mode: str
+    mode: PeggingMode
 
     @classmethod
     def from_json(cls, data: dict) -> "PegBy":

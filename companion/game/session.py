@@ -20,7 +20,7 @@ from companion.game.engine import Game, replay
 from companion.game.errors import EntryError, GameError, RedoPendingError
 from companion.game.events import (
     HISTORY_TYPES, PEG_SAID, PEGGING_MODES, Cut, Decline, Discard, Entry, ForgetUndone, Go, Lay, Muggins,
-    NewGame, NextGame, PegBy, PegPoints, PenaltyEntry, PlayDone, Redo, ShowCount, Undo)
+    NewGame, NextGame, PegBy, PeggingMode, PegPoints, PenaltyEntry, PlayDone, Redo, ShowCount, Undo)
 from companion.game.history import History, walk
 from companion.game.journal import Store
 from companion.game.phase import Phase
@@ -50,7 +50,7 @@ class GameSession:
     @classmethod
     def new(cls, players: Sequence[str], rules: RuleSet | str | dict | None = None, *,
             first_dealer: int | str | None = None, dealer_cut: Sequence[Card | str] | None = None,
-            short: bool = False, count_first: bool | None = None, pegging: str | None = None,
+            short: bool = False, count_first: bool | None = None, pegging: PeggingMode | str | None = None,
             store: Store | None = None) -> "GameSession":
         """A new game: players in seating order (clockwise); the first dealer chosen or by cut.
         ``count_first``: show each count before the player claims it (default: only when muggins
@@ -73,7 +73,7 @@ class GameSession:
         ruleset = make_rules(rules, short)
         if count_first is None:
             count_first = ruleset.muggins is MugginsMode.OFF
-        first = NewGame(players, ruleset, dealer, cut, count_first, pegging)
+        first = NewGame(players, ruleset, dealer, cut, count_first, None if pegging is None else PeggingMode(pegging))
         game = Game(first)  # checks players, seats, rules
         game_id = None
         if store is not None:
@@ -141,11 +141,11 @@ class GameSession:
         """Pegging by points: the play is over; the show comes next."""
         return self.record(PlayDone())
 
-    def peg_by(self, mode: str) -> list[LogLine]:
+    def peg_by(self, mode: PeggingMode | str) -> list[LogLine]:
         """Switch how the play is entered: "cards" (each card laid) or "points" (the points pegged)."""
         if mode not in PEGGING_MODES:
             raise EntryError(f"mode: expected one of {', '.join(PEGGING_MODES)}, got {mode!r}")
-        return self.record(PegBy(mode))
+        return self.record(PegBy(PeggingMode(mode)))
 
     def show(self, hand: Sequence[Card | str] | None = None, claim: int | None = None,
              photo: str | None = None) -> list[LogLine]:

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from companion.rules import Card, GameEnd, RuleSet
 
 from companion.game.engine import Game
+from companion.game.events import PeggingMode
 from companion.game.phase import Phase
 from companion.game.records import GameResult, LogLine, Offer
 from companion.game.setup import rules_as_json
@@ -115,7 +116,7 @@ class GameView:
     can_undo: int
     can_redo: int
     board: BoardView
-    pegging: str = "cards"                  # how the play is entered: "cards" (each card) or "points"
+    pegging: PeggingMode = PeggingMode.CARDS  # how the play is entered
     next_dealer: int | None = None          # at the discard: the seat that deals the deal about to start
 
     @property
@@ -145,7 +146,7 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
     deal = game.deal
     live = deal is not None and not game.over
     to_act, next_show = None, None
-    by_points = game.pegging_by == "points"
+    by_points = game.pegging_by is PeggingMode.POINTS
     if live and game.phase is Phase.PLAY and not by_points:  # pegged by points: nobody's turn is kept
         to_act = deal.to_act
     elif live and game.phase is Phase.SHOW and deal.next_show is not None:

@@ -11,6 +11,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
+from companion.game.events import PeggingMode
 from companion.game.phase import Phase
 from companion.rules import GameEnd
 from companion.ui.theme import card_text
@@ -88,7 +89,7 @@ def turn_line(view) -> str:
         return f"{players[view.next_dealer]} deals {'first' if view.dealer is None else 'next'}"
     if view.phase is Phase.CUT:
         return f"Cut for the starter ({players[view.dealer]} deals)"
-    if view.phase is Phase.PLAY and view.pegging == "points":
+    if view.phase is Phase.PLAY and view.pegging is PeggingMode.POINTS:
         return "The play: peg the points as they are scored"
     if view.phase is Phase.PLAY and view.to_act is not None:
         return f"{players[view.to_act]} to play · count {view.count}"

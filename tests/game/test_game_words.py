@@ -118,3 +118,19 @@ def test_the_view_holds_frozen_records():
     done = played("double_skunk").session.view()
     assert isinstance(done.result, GameResult) and done.results == (done.result,)
     assert RenegeSeen(0, 1, 2).penalty == 2
+
+
+def test_how_the_play_is_entered_is_a_pegging_mode():
+    from companion.game.events import NewGame, PegBy, PeggingMode
+
+    session = GameSession.new(["Ann", "Ben"], pegging="points")
+    assert session.view().pegging is PeggingMode.POINTS and session.game.pegging_by is PeggingMode.POINTS
+    session.peg_by("cards")
+    assert session.view().pegging is PeggingMode.CARDS
+    first, switch = session.journal[0], session.journal[-1]
+    assert first.as_json()["pegging"] == "points" and switch.as_json() == {"type": "peg-by", "mode": "cards"}
+    assert NewGame.from_json(json.loads(json.dumps(first.as_json()))).pegging is PeggingMode.POINTS
+    assert PegBy.from_json({"mode": "points"}).mode is PeggingMode.POINTS
+    assert GameSession.new(["Ann", "Ben"]).view().pegging is PeggingMode.CARDS  # older journals: no field
+    with pytest.raises(ValueError, match="mode: expected one of cards, points, got 'dice'"):
+        session.peg_by("dice")

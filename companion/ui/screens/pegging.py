@@ -19,6 +19,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.utils import get_hex_from_color
 
+from companion.game.events import PeggingMode
 from companion.game.phase import Phase
 from companion.game.session import GameSession
 from companion.ui import present
@@ -114,7 +115,7 @@ class PeggingScreen(CribScreen):
 
     # --- how the play is entered ------------------------------------------------------------------
     def _mode(self, view) -> None:
-        self.by_points = view.pegging == "points"
+        self.by_points = view.pegging is PeggingMode.POINTS
         self.players = len(view.players)
         self.mode_line = ("Pegging by points: tap what each player pegs" if self.by_points
                           else "Card by card: tap each card as it is laid")
@@ -131,8 +132,8 @@ class PeggingScreen(CribScreen):
 
     def switch_mode(self) -> None:
         """Switch how this game's play is entered (kept in the game; new games start the same way)."""
-        mode = "cards" if self.by_points else "points"
-        self.act(GameSession.peg_by, mode, then=lambda _lines: self.companion.save_settings(pegging=mode))
+        mode = PeggingMode.CARDS if self.by_points else PeggingMode.POINTS
+        self.act(GameSession.peg_by, mode, then=lambda _lines: self.companion.save_settings(pegging=mode.value))
 
     # --- pegging by points ---------------------------------------------------------------------------
     def _points_view(self, view) -> None:
