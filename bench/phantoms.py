@@ -192,22 +192,23 @@ def apply_rules(item, rules: str, recognizer=None):
     from vision.config import DEFAULTS
 
     cards = item["recognition"].cards
+    # the read boxes in their frame (decoded pixels, ``scale`` photo pixels each)
+    indices, card_boxes = item["indices"].at_scale(item["scale"]), item["card_boxes"].at_scale(item["scale"])
     notices = []
     if rules in ("phantoms", "both", "all"):
         from vision.phantoms import drop_phantoms
 
-        cards, said = drop_phantoms(cards, item["indices"], item["card_boxes"], item["scale"], DEFAULTS.phantoms)
+        cards, said = drop_phantoms(cards, indices, card_boxes, DEFAULTS.phantoms)
         notices += said
     if rules in ("column", "both", "all", "gaps"):
         from vision.index_column import cards_on_index_columns
 
-        cards, said = cards_on_index_columns(cards, item["indices"], item["card_boxes"], item["scale"],
-                                             DEFAULTS.index_column)
+        cards, said = cards_on_index_columns(cards, indices, card_boxes, DEFAULTS.index_column)
         notices += said
     if rules in ("gaps", "all"):
         from vision.index_column import column_gaps, look_in_gaps
 
-        gaps = column_gaps(cards, item["indices"], item["card_boxes"], item["scale"], DEFAULTS.index_column)
+        gaps = column_gaps(cards, indices, card_boxes, DEFAULTS.index_column)
         if len(gaps[0]):
             cards, said = look_in_gaps(cards, gaps, gap_reader(recognizer, pixels_of(item)), DEFAULTS.index_column)
             notices += said

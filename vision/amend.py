@@ -16,16 +16,16 @@ from vision.results import Recognition
 from vision.table import with_cards
 
 
-def amend(recognition: Recognition, indices: Detections, card_boxes: Detections, scale: float = 1.0,
+def amend(recognition: Recognition, indices: Detections, card_boxes: Detections,
           settings: RecognitionConfig = DEFAULTS, reader: Reader | None = None) -> Recognition:
-    """``recognition`` (interpret's, from these read ``indices`` and ``card_boxes``, decoded pixels,
-    ``scale`` photo pixels each) with its phantoms dropped and the cards on its index columns
+    """``recognition`` (interpret's, from these read ``indices`` and ``card_boxes``, each in its own
+    frame: ``Detections.photo_xyxy``) with its phantoms dropped and the cards on its index columns
     added; ``reader`` reads index boxes in photo pixels (no reader: the gaps are not looked in)."""
-    cards, said = drop_phantoms(recognition.cards, indices, card_boxes, scale, settings.phantoms)
-    cards, more = cards_on_index_columns(cards, indices, card_boxes, scale, settings.index_column, settings.phantoms)
+    cards, said = drop_phantoms(recognition.cards, indices, card_boxes, settings.phantoms)
+    cards, more = cards_on_index_columns(cards, indices, card_boxes, settings.index_column, settings.phantoms)
     looked: tuple[Notice, ...] = ()
     if reader is not None:
-        gaps = column_gaps(cards, indices, card_boxes, scale, settings.index_column, settings.phantoms)
+        gaps = column_gaps(cards, indices, card_boxes, settings.index_column, settings.phantoms)
         if len(gaps[0]):
             cards, looked = look_in_gaps(cards, gaps, reader, settings.index_column)
     return with_cards(recognition, cards, said + more + looked, settings.layout)

@@ -35,7 +35,12 @@ def _column(values, dtype, n: int, fill) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Detections:
-    """Boxes in photo pixels with detector scores and, once classified, the card read from them.
+    """Boxes with detector scores and, once classified, the card read from them.
+
+    ``scale``: the frame the boxes are in, as photo pixels per unit of ``xyxy`` (1.0: photo pixels;
+    a photo of 3,200 px and more is decoded smaller, and the boxes found on it are in its decoded
+    pixels, ``Photo.scale`` photo pixels each). ``photo_xyxy`` gives them in photo pixels: the one
+    conversion, so no step multiplies by a scale it was handed (or defaulted to 1.0).
 
     ``confidence`` is the detector's score of the box. ``card_id``/``card_confidence`` are the
     card read and how sure it is: on an index row the reader's probability, on a card merged from
@@ -57,6 +62,7 @@ class Detections:
     reader: np.ndarray = field(default=None)  # type: ignore[assignment]
     origin: np.ndarray = field(default=None)  # type: ignore[assignment]
     data: dict = field(default=None)  # type: ignore[assignment]
+    scale: float = 1.0
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -76,10 +82,21 @@ class Detections:
             if len(values) != n:
                 raise ValueError(f"detections data column {name!r} has {len(values)} rows, expected {n}")
         object.__setattr__(self, "data", data)
+        object.__setattr__(self, "scale", float(self.scale))
 
     @classmethod
-    def empty(cls) -> "Detections":
-        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+    def empty(cls, scale: float = 1.0) -> "Detections":
+        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64), scale=scale)
+
+    @property
+    def photo_xyxy(self) -> np.ndarray:
+        """(N, 4) the boxes in photo pixels (float64), whatever frame they are held in."""
+        return self.xyxy.astype(np.float64) * self.scale
+
+    def at_scale(self, scale: float) -> "Detections":
+        """The same rows, their boxes said to be in pixels of ``scale`` photo pixels each (the
+        decoded photo's frame: ``Photo.scale``)."""
+        return Detections(**{f.name: getattr(self, f.name) for f in fields(self) if f.name != "scale"}, scale=scale)
 
     def __len__(self) -> int:
         return len(self.xyxy)
@@ -88,8 +105,9 @@ class Detections:
         """Rows by boolean mask, index array or slice (always returns Detections)."""
         if isinstance(selector, (int, np.integer)):
             selector = [int(selector)]
-        return Detections(**{f.name: getattr(self, f.name)[selector] for f in fields(self) if f.name != "data"},
-                          data={name: values[selector] for name, values in self.data.items()})
+        return Detections(**{f.name: getattr(self, f.name)[selector] for f in fields(self)
+                             if f.name not in ("data", "scale")},
+                          data={name: values[selector] for name, values in self.data.items()}, scale=self.scale)
 
     def of_class(self, class_id: int) -> "Detections":
         """Rows of this detector class, whatever their origin (``kept`` leaves suppressed boxes out)."""
@@ -106,13 +124,13 @@ class Detections:
         """A copy carrying a reading of every row (``reader``: the reader's probability, unless
         given ``card_confidence``, as the reader's own reading of index rows)."""
         return Detections(self.xyxy, self.confidence, self.class_id, card_id, card_confidence,
-                          runner_up_id, runner_up_confidence, reader, self.origin, self.data)
+                          runner_up_id, runner_up_confidence, reader, self.origin, self.data, self.scale)
 
     def with_origin(self, origin: Origin) -> "Detections":
         """A copy whose rows all came from ``origin``."""
         return Detections(self.xyxy, self.confidence, self.class_id, self.card_id, self.card_confidence,
                           self.runner_up_id, self.runner_up_confidence, self.reader,
-                          np.full(len(self), origin, np.int8), self.data)
+                          np.full(len(self), origin, np.int8), self.data, self.scale)
 
     def with_data(self, **columns) -> "Detections":
         """A copy with these ``data`` columns added (or replaced)."""
@@ -121,17 +139,21 @@ class Detections:
 
     @staticmethod
     def concatenate(parts: list["Detections"]) -> "Detections":
-        """The rows of ``parts`` in order; their ``data`` columns merged (every part must carry the
-        same ones)."""
+        """The rows of ``parts`` in order, in their frame (every part with rows must be in the same
+        one); their ``data`` columns merged (every part must carry the same ones)."""
+        given = parts
         parts = [p for p in parts if len(p)]
         if not parts:
-            return Detections.empty()
+            return Detections.empty(given[0].scale if given else 1.0)
+        if any(p.scale != parts[0].scale for p in parts):
+            raise ValueError(f"detections to join are in other frames: scales {[p.scale for p in parts]}")
         names = set(parts[0].data)
         if any(set(p.data) != names for p in parts):
             raise ValueError(f"detections to join carry other data columns: {[sorted(p.data) for p in parts]}")
         return Detections(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
-                             for f in fields(Detections) if f.name != "data"},
-                          data={name: np.concatenate([p.data[name] for p in parts]) for name in parts[0].data})
+                             for f in fields(Detections) if f.name not in ("data", "scale")},
+                          data={name: np.concatenate([p.data[name] for p in parts]) for name in parts[0].data},
+                          scale=parts[0].scale)
 
     @property
     def centers(self) -> np.ndarray:

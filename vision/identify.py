@@ -73,5 +73,5 @@ def merge_indices(indices: Detections, card_boxes: Detections,
         runner_conf.append(indices.confidence[best] * indices.runner_up_confidence[best])
         reader.append(indices.reader[best])
     cards = Detections(np.asarray(union, np.float32).reshape(-1, 4), det_conf, np.full(len(members), INDEX_CLASS),
-                       card_id, card_conf, runner_id, runner_conf, reader)
+                       card_id, card_conf, runner_id, runner_conf, reader, scale=indices.scale)
     return Identities(cards, members, indices)

@@ -70,13 +70,13 @@ def on_the_column(point: np.ndarray, side: float, centres: np.ndarray, sides: np
 
 
 def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
-                           scale: float = 1.0, config: IndexColumnConfig = DEFAULTS.index_column,
+                           config: IndexColumnConfig = DEFAULTS.index_column,
                            phantoms: PhantomConfig = DEFAULTS.phantoms
                            ) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
     """The cards with the sure reads on a fan's or row's index column that no card claims added
     (see the module docstring), and a notice for each card added."""
     cards = tuple(cards)
-    read = readings(cards, indices, card_boxes, scale, phantoms)
+    read = readings(cards, indices, card_boxes, phantoms)
     on = [i for i, r in enumerate(read) if len(r.index_boxes)]
     if len(on) < 2 or not len(indices):
         return cards, ()
@@ -84,7 +84,7 @@ def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections,
     sides = np.array([float(boxes.sizes(read[i].index_boxes[:1]).max()) for i in on])
     claimed = np.concatenate([read[i].index_boxes for i in on])
     reported = {c.card for c in cards}
-    xyxy = indices.xyxy.astype(np.float64) * scale
+    xyxy = indices.photo_xyxy
     sure = indices.confidence * indices.reader
     added: list[RecognizedCard] = []
     said = []
@@ -116,7 +116,7 @@ def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections,
     return cards + tuple(added), tuple(said)
 
 
-def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections, scale: float = 1.0,
+def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
                 config: IndexColumnConfig = DEFAULTS.index_column,
                 phantoms: PhantomConfig = DEFAULTS.phantoms) -> tuple[np.ndarray, np.ndarray]:
     """Where a column of read cards skips a step: two read cards' indices two steps apart in line
@@ -126,7 +126,7 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
     (photo pixels; the two indices' mean box, centred between them) and (G, 4) outlines (the
     first card's outline moved there)."""
     cards = tuple(cards)
-    read = readings(cards, indices, card_boxes, scale, phantoms)
+    read = readings(cards, indices, card_boxes, phantoms)
     on = [i for i, r in enumerate(read) if len(r.index_boxes)]
     if len(on) < 3:
         return np.zeros((0, 4)), np.zeros((0, 4))
@@ -138,7 +138,7 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
     step = np.where(alike, gaps, np.inf).min(axis=1)  # each index's step to its nearest alike neighbour
     turn = np.cos(np.radians(config.max_turn_deg))
     outlines_all = np.concatenate([np.array([c.box for c in cards], np.float64).reshape(-1, 4),
-                                   card_boxes.xyxy.astype(np.float64).reshape(-1, 4) * scale])
+                                   card_boxes.photo_xyxy.reshape(-1, 4)])
     found, outlines = [], []
     for a in range(len(on)):
         for b in range(a + 1, len(on)):

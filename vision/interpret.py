@@ -42,7 +42,7 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     """The table from the cards (``cards_of``) and the read ``indices``: reads too unsure to name
     left unnamed, disputed corners said, weak evidence dropped, the cards laid out in groups
     (``layout``), flagged to confirm, and the cards whose index could not be read listed.
-    ``photo``: its size and scale; ``ground``: whether an index is printed on card ground
+    ``photo``: its size (the boxes carry their frame); ``ground``: whether an index is printed on card ground
     (``vision.ground.ground_check`` of the photo, as the pipeline passes it; None: no lone index
     counts for its ground)."""
     reader = outlines.cards.reader
@@ -52,13 +52,13 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]  # the outlines' columns go with the rows
     one_corner = cards.data[CORNERS] < 2
     evidence = evidence_of(cards, disputed, cards.data[INDEX_SCORE], cards.data[ESTIMATED], cards.data[CORNERS],
-                           cards.data[INDEX_BOX] * photo.scale)
+                           cards.data[INDEX_BOX] * cards.scale)
     layout = arrange(cards, config=layout_config)
     counts, said_twice = cards_seen_twice(cards)
-    named, said_unsure = name_cards(cards, disputed, counts, photo.scale, config.confirm_below, one_corner,
+    named, said_unsure = name_cards(cards, disputed, counts, config.confirm_below, one_corner,
                                     config.one_corner_factor, evidence)
     ordered, groups = in_groups(layout, named, cards.codes)
-    unread, said_unread = unread_boxes(cards, guess, photo.scale)
+    unread, said_unread = unread_boxes(cards, guess)
     notices = (*overall(len(ordered), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
                *said_unread)
     return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), notices, {}, unread)
@@ -185,7 +185,7 @@ def evidence_of(cards: Detections, disputed: np.ndarray, index_score: np.ndarray
     return out
 
 
-def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: float, confirm_below: float,
+def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, confirm_below: float,
                one_corner: np.ndarray | None = None,
                one_corner_factor: float = DEFAULTS.interpret.one_corner_factor,
                evidence: list[Evidence | None] | None = None
@@ -207,7 +207,7 @@ def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, scale: 
             said.append(Notice(Code.LOW_CONFIDENCE, read))
         elif lone_corner and not disputed[i] and counts[code] == 1:
             said.append(Notice(Code.ONE_CORNER, read))
-        box = tuple(float(v) * scale for v in cards.xyxy[i])
+        box = tuple(float(v) for v in cards.photo_xyxy[i])
         named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]),
                                        None if evidence is None else evidence[i])
     return named, tuple(said)
@@ -225,11 +225,11 @@ def in_groups(layout: Layout, named: dict[int, RecognizedCard],
     return ordered, groups
 
 
-def unread_boxes(cards: Detections, guess: np.ndarray, scale: float) -> tuple[tuple, tuple[Notice, ...]]:
+def unread_boxes(cards: Detections, guess: np.ndarray) -> tuple[tuple, tuple[Notice, ...]]:
     """Boxes (photo pixels) of the cards whose index could not be read, and a notice for each with
     its guess, numbered from 1: the player names it by its number (crib show --card 1 QH)."""
     rows = np.flatnonzero(cards.card_id == UNREAD)
-    unread = tuple(tuple(float(v) * scale for v in cards.xyxy[i]) for i in rows)
+    unread = tuple(tuple(float(v) for v in cards.photo_xyxy[i]) for i in rows)
     said = tuple(Notice(Code.UNREAD_CARD, (number, box, guess[row]))
                  for number, (row, box) in enumerate(zip(rows, unread), 1))
     return unread, said

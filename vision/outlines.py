@@ -186,9 +186,10 @@ def assign_outlines(identities: Identities, card_boxes: Detections,
             xyxy[i] = _estimated_box(indices.xyxy[rows], diagonal)
             origin[i] = indices.origin[best]  # the box is guessed from its indices
     read = Detections(xyxy, box_score, np.full(n_cards, CARD_CLASS), reads.card_id, reads.card_conf,
-                      reads.runner_id, reads.runner_conf, reads.reader, origin)[alive]
+                      reads.runner_id, reads.runner_conf, reads.reader, origin, scale=cards.scale)[alive]
     unread = card_boxes[~taken]
-    unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS), origin=unread.origin)
+    unread = Detections(unread.xyxy, unread.confidence, np.full(len(unread), CARD_CLASS), origin=unread.origin,
+                        scale=unread.scale)
     disputed = np.full(n_cards, UNREAD, np.int64)
     for j, code in reads.disputed.items():
         disputed[j] = code

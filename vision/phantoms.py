@@ -49,14 +49,13 @@ class Reading:
         return boxes.centres(self.index_boxes[:1])[0] if len(self.index_boxes) else None
 
 
-def readings(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections, scale: float = 1.0,
+def readings(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
              config: PhantomConfig = DEFAULTS.phantoms) -> list[Reading]:
     """Per card: the read index boxes showing its code inside its outline, whether the outline
-    is a detector's card box, and the reader's probability for its surest index. ``indices`` and
-    ``card_boxes`` are in decoded pixels (``scale`` photo pixels each), the cards' boxes in photo
-    pixels."""
-    index_xyxy = indices.xyxy.astype(np.float64) * scale
-    card_xyxy = card_boxes.xyxy.astype(np.float64) * scale
+    is a detector's card box, and the reader's probability for its surest index (photo pixels:
+    ``indices`` and ``card_boxes`` each in their own frame, the cards' boxes in photo pixels)."""
+    index_xyxy = indices.photo_xyxy
+    card_xyxy = card_boxes.photo_xyxy
     sure = indices.confidence * indices.reader  # a read's confidence: detector score x reader probability
     codes = [CARD_CODES[i] if i >= 0 else None for i in indices.card_id]
     out = []
@@ -151,13 +150,13 @@ def misread_of(phantom: RecognizedCard, card: RecognizedCard) -> bool:
     return phantom.card[0] == card.card[0] or phantom.card[1] == card.card[1] or phantom.runner_up == card.card
 
 
-def drop_phantoms(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections, scale: float = 1.0,
+def drop_phantoms(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
                   config: PhantomConfig = DEFAULTS.phantoms) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
     """The cards without the phantoms (see the module docstring), and a notice for each phantom
     dropped: (its code, its confidence, the card it lies on, where: "index", "corner" or "face")."""
     cards = tuple(cards)
-    read = readings(cards, indices, card_boxes, scale, config)
-    index_xyxy = indices.xyxy.astype(np.float64) * scale
+    read = readings(cards, indices, card_boxes, config)
+    index_xyxy = indices.photo_xyxy
     codes = np.array([CARD_CODES[i] if i >= 0 else "" for i in indices.card_id], dtype=object)
     dropped: set[int] = set()
     said = []

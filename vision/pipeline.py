@@ -157,7 +157,7 @@ class Recognizer:
         def read(index_boxes: np.ndarray) -> list[tuple[str, float, str | None, float]]:
             n = len(index_boxes)
             got = self.classify(photo.pixels, Detections(np.asarray(index_boxes, np.float32) / photo.scale,
-                                                         np.ones(n), np.zeros(n)))
+                                                         np.ones(n), np.zeros(n), scale=photo.scale))
             return [(CARD_CODES[got.card_id[i]], float(got.reader[i]),
                      CARD_CODES[got.runner_up_id[i]] if got.runner_up_id[i] >= 0 else None,
                      float(got.runner_up_confidence[i])) for i in range(n)]
@@ -166,7 +166,7 @@ class Recognizer:
     def amend(self, result: Recognition, reads: Reads, photo: Photo) -> Recognition:
         """``result`` with its second readings dropped and the cards on its index columns added
         (``vision.amend``)."""
-        return amend(result, reads.indices, reads.cards, photo.scale, self.settings, self.index_reader(photo))
+        return amend(result, reads.indices, reads.cards, self.settings, self.index_reader(photo))
 
     def read_again(self, result: Recognition, photo: Photo) -> Recognition:
         """``result`` with each card's index read a second time (``vision.second_reading``); only the
@@ -183,7 +183,7 @@ class Recognizer:
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels
         detections, infer_ms, post_ms = self.detect(pixels)
-        candidates = Candidates.of(detections)
+        candidates = Candidates.of(detections.at_scale(photo.scale))  # found on the decoded photo: its frame
         t0 = time.perf_counter()
         reads = self.read(pixels, candidates)
         t1 = time.perf_counter()

@@ -246,7 +246,7 @@ def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: D
             continue
         added.append(Detections(index_box[None], [score], [INDEX_CLASS], [result.card_id], [result.probability],
                                 [result.runner_up_id], [result.runner_up_probability],
-                                origin=[Origin.SECOND_LOOK]))
+                                origin=[Origin.SECOND_LOOK], scale=card_boxes.scale))
         if score * result.probability >= sure:
             replaced |= inside & (sureness < sure)
     return Detections.concatenate([indices[~replaced], *added]), len(rows)

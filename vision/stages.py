@@ -22,7 +22,9 @@ Each is frozen; ``vision.pipeline`` is the one place that passes one step's outp
 The rows are ``Detections``: the detector's score (``confidence``), the reader's probability
 (``reader``) and where each box came from (``origin``) are columns of their own; a step's own
 columns ride in ``data`` (as supervision's ``Detections.data``), never in arrays or dicts beside
-the rows.
+the rows. A box's frame is part of its value: the detector's rows are in the decoded photo's
+pixels (``Detections.scale`` photo pixels each, set once where the pipeline takes them), and
+``photo_xyxy`` is the one conversion to photo pixels.
 """
 
 from __future__ import annotations

@@ -263,12 +263,15 @@ def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
 def cards_then_table(indices: Detections, card_boxes: Detections, photo, name: str, settings=None, ground=None):
     """The pipeline's stages ``cards`` then ``table`` (``vision.interpret.cards_of``, ``read_table``)
     on reads made by hand, as ``vision.pipeline.Recognizer`` runs them (the stages after them,
-    ``amend``, ``read_again`` and ``weigh``, left out). ``photo``: its size and scale; ``ground``:
+    ``amend``, ``read_again`` and ``weigh``, left out). ``photo``: its size and scale (the hand-made
+    rows are in its decoded pixels); ``ground``:
     whether an index is printed on card ground (``vision.ground.ground_check``; None: no lone index
     counts for its ground)."""
     from vision.config import DEFAULTS
     from vision.interpret import cards_of, read_table
 
     settings = DEFAULTS if settings is None else settings
+    # the rows found on the decoded photo are in its frame, as the pipeline frames the detector's
+    indices, card_boxes = indices.at_scale(photo.scale), card_boxes.at_scale(photo.scale)
     return read_table(cards_of(indices, card_boxes, settings.interpret), indices, photo, name, settings.interpret,
                       settings.layout, ground)

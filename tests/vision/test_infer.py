@@ -327,3 +327,17 @@ def test_a_steps_own_columns_go_with_the_rows():
         Detections.concatenate([kept, Detections(np.zeros((1, 4)), [1.0], [0])])
     with pytest.raises(ValueError, match="data column 'corners' has 2 rows, expected 3"):
         Detections(np.zeros((3, 4)), [1, 1, 1], [0, 0, 0], data={"corners": [1, 2]})
+
+
+def test_a_box_carries_its_frame():
+    """Rows found on a photo decoded at half its size are in its decoded pixels, 2 photo pixels each:
+    the frame travels with the rows (filtered, read, joined) and ``photo_xyxy`` is the one
+    conversion; rows of two frames are never joined."""
+    rows = Detections(np.array([[10, 20, 30, 40], [50, 60, 70, 80]], np.float32), [0.9, 0.8], [0, 0]).at_scale(2.0)
+    assert rows.photo_xyxy.tolist() == [[20, 40, 60, 80], [100, 120, 140, 160]]
+    read = rows[np.array([False, True])].with_cards([0], [0.9], [-1], [0.0])
+    assert read.scale == 2.0 and read.photo_xyxy.tolist() == [[100, 120, 140, 160]]
+    assert Detections.concatenate([rows, read]).scale == 2.0
+    assert Detections.concatenate([rows[:0], rows[:0]]).scale == 2.0
+    with pytest.raises(ValueError, match="other frames"):
+        Detections.concatenate([rows, rows.at_scale(1.0)])
