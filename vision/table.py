@@ -41,18 +41,22 @@ from vision.layout import SIZE_FIT, Layout, arrange
 from vision.notices import Code, Notice
 from vision.results import ROLE_ORDER, Box, CardGroup, RecognizedCard, Recognition, Role
 
-__all__ = ["as_the_player_says", "answered", "laid_out", "with_cards", "sitting_on", "LAYOUT_CODES", "ROLE_ORDER",
+__all__ = ["as_the_player_says", "answered", "laid_out", "with_cards", "sitting_on", "LAYOUT_CODES", "TABLE_CODES",
+           "ROLE_ORDER",
            "PHANTOM_INSIDE", "MAX_TABLE_GROUP"]
 
 # The notices the layout gives (by code): replaced whenever the cards are laid out again.
 LAYOUT_CODES = frozenset({Code.STARTER_PUSHED, Code.LONE_CARDS, Code.SINGLE_CARD, Code.ODD_GROUP, Code.DEAL_OF_SIX,
                           Code.DEAL_OF_FIVE, Code.NO_STARTER_FOR_CRIB, Code.CRIB_UNSURE, Code.ROLE_GUESSED})
+# The notices the player's table gives: the layout's and its own, all said again (or not) each time
+# the table is laid out with the player's answers.
+TABLE_CODES = LAYOUT_CODES | {Code.NAMED_APART, Code.SET_ASIDE}
 # The notices that name one card by its code first and go with the card when it is dropped.
 _OF_A_CARD = frozenset({Code.LOW_CONFIDENCE, Code.ONE_CORNER, Code.DISPUTED_CORNERS, Code.SEEN_TWICE})
 # Notices naming a card first that stay true once the player confirmed that card: it is still in
-# the photo twice; an ignored second reading is still not a card of its own; a card named or set
-# aside was not read unsure (the player's answers, said as they were).
-_TRUE_AFTER_CONFIRM = frozenset({Code.SEEN_TWICE, Code.SECOND_READING, Code.NAMED_APART, Code.SET_ASIDE})
+# the photo twice; an ignored second reading is still not a card of its own; a named card lying
+# apart is still not counted. (A card set aside until confirmed is set aside no more.)
+_TRUE_AFTER_CONFIRM = frozenset({Code.SEEN_TWICE, Code.SECOND_READING, Code.NAMED_APART})
 
 # A flagged card with at least this share of its box inside one trusted card's box sits on that
 # card. Real photos (train splits only: 150 rf100-poker + 150 cardcounterml, models v9): 48
@@ -174,7 +178,7 @@ def _trusted(recognition: Recognition, named: Sequence[RecognizedCard] = (), *, 
     grouped += [(Role.UNKNOWN, [c]) for c in apart] + [(Role.UNKNOWN, [card]) for card, _under in aside]
     said = [Notice(Code.NAMED_APART, (c.card, starter)) for c in apart]
     said += [Notice(Code.SET_ASIDE, (card.card, under.card)) for card, under in aside]
-    warnings = (tuple(n for n in recognition.warnings if n.code not in LAYOUT_CODES)
+    warnings = (tuple(n for n in recognition.warnings if n.code not in TABLE_CODES)
                 + tuple(layout.warnings) + tuple(said))
     return replace(recognition, cards=tuple(c for _role, cards in grouped for c in cards),
                    groups=tuple(CardGroup(role, tuple(c.card for c in cards)) for role, cards in grouped),

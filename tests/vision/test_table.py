@@ -49,9 +49,26 @@ def test_the_tables_own_notices_are_codes_worded_as_before():
         "5C (named) lies apart from the hands and the starter AD: not counted"
     assert str(Notice(Code.SET_ASIDE, ("3C", "AS"))) == \
         "3C (read unsure on AS's corner) is left out of the groups until confirmed"
-    said = (Notice(Code.SET_ASIDE, ("3C", "AS")), Notice(Code.LOW_CONFIDENCE, ("3C", 0.3, None, 0.0)))
-    assert answered(said, {"3C"}) == said[:1]  # a card set aside was said so; confirming it answers its reading
+    said = (Notice(Code.SET_ASIDE, ("3C", "AS")), Notice(Code.LOW_CONFIDENCE, ("3C", 0.3, None, 0.0)),
+            Notice(Code.NAMED_APART, ("5C", "AD")))
+    assert answered(said, {"3C", "5C"}) == said[2:]  # confirmed: set aside no more, its reading answered
     assert not LAYOUT_CODES & {Code.NAMED_APART, Code.SET_ASIDE, Code.UNREAD_CARD}
+
+
+def test_the_table_laid_out_again_says_its_own_notices_once():
+    """A flagged card set aside on another card's corner, and the table laid out again (the review
+    leaves out a box): said once, not once more for each time (sessions before 23 said it twice)."""
+    ace_s = RecognizedCard("AS", 0.9, box(200, 200))
+    ace_c = RecognizedCard("AC", 0.45, box(310, 205), confirm=True, runner_up="AH")
+    phantom = RecognizedCard("3C", 0.3, (205.0, 205.0, 275.0, 305.0), confirm=True, runner_up="AS")
+    page = box(900, 600)
+    recognition = Recognition("t.jpg", 1000, 800, (ace_c, phantom, ace_s), (CardGroup(Role.UNKNOWN, ("AC", "3C", "AS")),),
+                              (Notice(Code.ODD_GROUP, (3,)), Notice(Code.UNREAD_CARD, (1, page, None))),
+                              unread_boxes=(page,))
+    once = as_the_player_says(recognition)
+    again = as_the_player_says(once, left_out=[page])
+    aside = [n for n in again.warnings if n.code == Code.SET_ASIDE]
+    assert aside == [Notice(Code.SET_ASIDE, ("3C", "AS"))] and again.unread_boxes == ()
 
 
 def test_one_table_of_group_sizes():
