@@ -269,3 +269,39 @@ def test_the_public_names_check_finds_a_step_imported(tmp_path):
                                        (3, "vision", "Role"), (3, "vision", "layout")]
     assert "Role" in _public_names("vision") and "layout" not in _public_names("vision")
     assert "as_the_player_says" in _public_names("vision.table")
+
+
+_MUTATORS = ("append", "extend", "update", "pop", "remove", "insert", "clear", "sort", "fill", "setdefault", "add")
+
+
+def _mutated_arguments(path: Path) -> list[str]:
+    """``file:line function: what`` for each statement changing one of its function's arguments in
+    place (a mutating method called on it, or an item or attribute of it assigned)."""
+    found = []
+    for fn in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        params = {a.arg for a in fn.args.args + fn.args.kwonlyargs} - {"self", "cls"}
+        for node in ast.walk(fn):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id in params):
+                found.append(f"{path.name}:{node.lineno} {fn.name}: {node.func.value.id}.{node.func.attr}()")
+            for target in node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, ast.AugAssign) else []:
+                base = target
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+                if target is not base and isinstance(base, ast.Name) and base.id in params:
+                    found.append(f"{path.name}:{node.lineno} {fn.name}: {ast.unparse(target)} = ...")
+    return found
+
+
+def test_recognition_steps_never_return_results_through_their_arguments(tmp_path):
+    """No recognition step hands back what it made by changing what it was given (issue 49 s2: a
+    timing list filled by detect_region, three arrays by _merge_misreads, a warnings list by the
+    layout's roles): each returns its results. (A step that needs a changed copy names it anew.)"""
+    steps = [p for p in _sources("vision", skip=("vision/train/", "vision/synth/"))]
+    assert [line for p in steps for line in _mutated_arguments(p)] == []
+    sample = tmp_path / "m.py"
+    sample.write_text("def f(times, rows):\n    times[0] += 1\n    rows.append(2)\n    x = list(rows)\n    x.append(1)\n")
+    assert _mutated_arguments(sample) == ["m.py:2 f: times[0] = ...", "m.py:3 f: rows.append()"]

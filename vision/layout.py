@@ -235,26 +235,25 @@ def arrange(cards: Detections, link_distance: float | None = None, config: Layou
     not read count for group sizes; groups of unread cards only (card backs, a pack) get no role,
     and one such group alone is taken for the pack (where the dealer sits)."""
     xyxy, read = cards.xyxy, cards.card_id != UNREAD
-    warnings: list[Notice] = []
-    table_groups, unread_only = _table_groups(xyxy, read, link_distance, warnings, config)
+    table_groups, unread_only, pushed = _table_groups(xyxy, read, link_distance, config)
     components = _reading_order(table_groups, xyxy, config.same_row)
     sizes = [_counted(g, read, xyxy, config) for g in components]
     pack = _centre(unread_only[0], xyxy) if len(unread_only) == 1 else None
     codes = cards.codes
     named = [tuple(codes[m] for m in g if codes[m] is not None) for g in components]
     on_pack = [_on_pack(g, read, xyxy, config) for g in components]
-    roles, dealer = _roles(components, sizes, xyxy, named, pack, on_pack, warnings, config.crib_unsure_ratio)
+    roles, dealer, said = _roles(components, sizes, xyxy, named, pack, on_pack, config.crib_unsure_ratio)
     groups = [Group(role, tuple(g)) for role, g in zip(roles, components)]
     dealer_group = groups[dealer] if dealer is not None else None
     groups.sort(key=lambda g: ROLE_ORDER.index(g.role))  # stable: reading order within a role
     dealer_at = next(i for i, g in enumerate(groups) if g is dealer_group) if dealer_group is not None else None
-    return Layout(tuple(groups), tuple(warnings), dealer_at)
+    return Layout(tuple(groups), pushed + said, dealer_at)
 
 
-def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | None, warnings: list[Notice],
-                  config: LayoutConfig) -> tuple[list[list[int]], list[list[int]]]:
-    """The groups holding a read card, a starter pushed against a hand taken apart; and the groups
-    of unread boxes only."""
+def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | None,
+                  config: LayoutConfig) -> tuple[list[list[int]], list[list[int]], tuple[Notice, ...]]:
+    """The groups holding a read card, a starter pushed against a hand taken apart; the groups of
+    unread boxes only; and the notice of a starter taken apart."""
     clustered = cluster(xyxy, link_distance, config)
     components = [g for g in clustered if read[g].any()]
     sizes = [_counted(g, read, xyxy, config) for g in components]
@@ -265,15 +264,16 @@ def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | Non
         if starter is not None:
             components.remove(five)
             components += [[m for m in five if m != starter], [starter]]
-            warnings.append(Notice(Code.STARTER_PUSHED))
-    return components, [g for g in clustered if not read[g].any()]
+            return components, [g for g in clustered if not read[g].any()], (Notice(Code.STARTER_PUSHED),)
+    return components, [g for g in clustered if not read[g].any()], ()
 
 
 def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, named: list[tuple[str, ...]],
-           pack: np.ndarray | None, on_pack: list[bool], warnings: list[Notice],
-           crib_unsure_ratio: float) -> tuple[list[Role], int | None]:
-    """The role of each group by its size and where it lies (see the module docstring), warnings
-    for the player, and which group is the dealer's hand (None: not clear)."""
+           pack: np.ndarray | None, on_pack: list[bool],
+           crib_unsure_ratio: float) -> tuple[list[Role], int | None, tuple[Notice, ...]]:
+    """The role of each group by its size and where it lies (see the module docstring), which group
+    is the dealer's hand (None: not clear), and the notices for the player."""
+    warnings: list[Notice] = []
     roles = [Role.UNKNOWN] * len(components)
     lone = [i for i, s in enumerate(sizes) if s == 1]
     others = [i for i, s in enumerate(sizes) if s != 1]
@@ -322,7 +322,7 @@ def _roles(components: list[list[int]], sizes: list[int], xyxy: np.ndarray, name
             dealer, unsure_of = _nearest_group(hands, components, xyxy, [("crib", _centre(components[crib], xyxy))],
                                                crib_unsure_ratio)
             dealer = dealer if unsure_of is None else None
-    return roles, dealer
+    return roles, dealer, tuple(warnings)
 
 
 def _on_pack(rows: list[int], read: np.ndarray, xyxy: np.ndarray, config: LayoutConfig) -> bool:
