@@ -43,11 +43,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2, help="times each photo is timed per side (default 2)")
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     args = parser.parse_args()
+    from bench.real_photos import validation_scenes
     from vision.train.real_cards import RealDataError
-    from vision.train.real_sets import real_photos_of
 
     try:
-        photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards][:: args.every]
+        photos = validation_scenes()[:: args.every]
     except RealDataError as exc:
         print(f"doubt cost: no real photos here ({exc})")
         return 0

@@ -27,6 +27,14 @@ SCALES = (1.0, 0.5, 2.0)
 CLOSEUP_INDEX = 0.2
 
 
+def validation_scenes() -> list:
+    """The real validation photos that show cards (vision.train.real_cards.RealDataError when the
+    real sets are not here)."""
+    from vision.train.real_sets import real_photos_of
+
+    return [p for p in real_photos_of("val") if p.family != "crops" and p.cards]
+
+
 def is_closeup(photo) -> bool:
     sides = [max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in photo.corners if c.code]
     return photo.family == "desk" and bool(sides) and float(np.median(sides)) >= CLOSEUP_INDEX

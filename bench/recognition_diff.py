@@ -69,11 +69,11 @@ def run_set(recognizer, parts: tuple[str, ...], folder: Path, record: bool) -> d
         for path in sorted((ROOT / "sample_images").glob("*.jpg")):
             results[f"samples/{path.name}"] = record_of(recognizer.recognize(path, path.name))
     if "real" in parts:
+        from bench.real_photos import validation_scenes
         from vision.train.real_cards import RealDataError
-        from vision.train.real_sets import real_photos_of
 
         try:
-            photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards]
+            photos = validation_scenes()
         except RealDataError as exc:
             print(f"real photos left out: {exc}")
             photos = []

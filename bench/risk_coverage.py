@@ -48,11 +48,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     args = parser.parse_args()
+    from bench.real_photos import validation_scenes
     from vision.train.real_cards import RealDataError
-    from vision.train.real_sets import real_photos_of
 
     try:
-        photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards]
+        photos = validation_scenes()
     except RealDataError as exc:
         print(f"risk-coverage: no real photos here ({exc})")
         return 0

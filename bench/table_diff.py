@@ -111,11 +111,11 @@ def recognitions(scenes: Path) -> dict:
     out = {}
     for path in sorted((ROOT / "sample_images").glob("*.jpg")):
         out[f"samples/{path.name}"] = recognizer.recognize(path, path.name)
+    from bench.real_photos import validation_scenes
     from vision.train.real_cards import RealDataError
-    from vision.train.real_sets import real_photos_of
 
     try:
-        photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards]
+        photos = validation_scenes()
     except RealDataError as exc:
         print(f"real photos left out: {exc}")
         photos = []
