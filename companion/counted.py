@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 
 from companion.rules.muggins import ClaimResult
 from companion.rules.show import Show
-from vision import Photo, Recognition, Role
-from vision.photo_quality import PhotoQuality
+from vision import Photo, PhotoQuality, Recognition, Role
 
 # Where the starter came from (the JSON contract's ``starter_source`` values).
 STARTER_FROM_PHOTO = "photo"  # a lone card apart from the hands

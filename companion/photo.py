@@ -18,9 +18,8 @@ from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
 from companion.rules.show import Show, score
-from vision.photo_quality import assess
-from vision import PhotoSource, RecognizedCard, Recognition, Recognizer, Role, shared_recognizer
-from vision.table import as_the_player_says
+from vision import (PhotoSource, RecognizedCard, Recognition, Recognizer, Role, as_the_player_says, assess_photo,
+                    shared_recognizer)
 
 # The results (GroupShow, PhotoShow, the STARTER_* values) live in companion.counted, which
 # companion.doubt reads too; they are imported from here as before.
@@ -65,7 +64,7 @@ def count_show(photo: PhotoSource | Recognition, starter: str | Card | None = No
     recognizer = recognizer or shared_recognizer()
     decoded, recognition = recognizer.read_and_recognize(photo)
     recognition = as_answered(recognition, named, confirmed)
-    quality = assess(decoded.pixels) if decoded is not None else None
+    quality = assess_photo(decoded.pixels) if decoded is not None else None
     try:
         shown = count_recognition(recognition, starter, claims, rules, all_crib=all_crib)
     except NoCardsError as exc:

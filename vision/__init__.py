@@ -12,11 +12,11 @@ steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``, ``k
 right, the flags; its ``evidence``); ``pipeline`` alone wires them, passing the values of
 ``stages`` (Candidates -> Reads -> Outlines -> Recognition). The table (groups, roles, their
 notices, and the player's answers: named, left out and confirmed cards) has one owner,
-``vision.table``. Shared with training: ``classes``, ``crops``, ``letterbox``, ``detections``,
-``boxes``. ``synth/`` renders training photos and ``train/`` trains the models (they need torch;
-recognition never imports them). This package never imports ``companion``, which uses only this
-package's names and ``vision.table``, ``vision.photo_quality``, ``vision.model_config``
-(tests/test_layering.py).
+``vision.table`` (its names are this package's). Shared with training: ``classes``, ``crops``,
+``letterbox``, ``detections``, ``boxes``. ``synth/`` renders training photos and ``train/`` trains
+the models (they need torch; recognition never imports them). This package never imports
+``companion``, which uses only the names below (tests/test_layering.py), and ``train``/``synth``
+from its training commands.
 """
 
 from vision.decode import (EmptyImageError, ImageInputError, ImageNotFoundError, NotAFileError, NotAnImageError,
@@ -29,6 +29,8 @@ from vision.evidence import Evidence
 from vision.notices import Code, Notice, percent_sure
 from vision.pipeline import PhotoSource, Recognizer, flag_threshold, recognize, shared_recognizer
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
+from vision.photo_quality import PhotoQuality, assess_photo
+from vision.table import LAYOUT_CODES, ROLE_ORDER, TABLE_CODES, answered, as_the_player_says
 from vision.runtime import BackendUnavailableError, ModelFileError
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
     "read_models", "LoadedModels", "models_dir", "models_version",
     "read_photo", "decode_photo", "photo_from_array", "Photo",
     "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code", "percent_sure",
+    "as_the_player_says", "answered", "LAYOUT_CODES", "TABLE_CODES", "ROLE_ORDER",
+    "assess_photo", "PhotoQuality",
     "Evidence", "DoubtModel", "DoubtModelError",
 
     "ImageInputError", "ImageNotFoundError", "NotAFileError", "EmptyImageError", "NotAnImageError",

@@ -3,8 +3,8 @@ unread cards: sharpness is the variance of the Laplacian of the grey photo (at m
 its long side, so a big photo measures like a small one), brightness the 99th percentile of its
 grey (the white of the cards: a mean would call a dark table a dark photo).
 
-    from vision.photo_quality import assess
-    quality = assess(photo.pixels)
+    from vision import assess_photo
+    quality = assess_photo(photo.pixels)
     if quality.advice:
         print(quality.advice)
 
@@ -71,7 +71,7 @@ class PhotoQuality:
                 "too_blurred": self.too_blurred, "too_dark": self.too_dark, "advice": self.advice}
 
 
-def assess(pixels: np.ndarray) -> PhotoQuality:
+def assess_photo(pixels: np.ndarray) -> PhotoQuality:
     """The sharpness and brightness of BGR (or grey) ``pixels``."""
     grey = pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     height, width = grey.shape[:2]

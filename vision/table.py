@@ -21,7 +21,7 @@ What the player says, or could not yet say, changes the groups:
 - A flagged card the player confirms is trusted like any other; the notices about how it was
   read go (``answered``).
 
-    from vision.table import as_the_player_says
+    from vision import as_the_player_says
     recognition = as_the_player_says(recognition, named=[RecognizedCard("QS", 1.0, box)],
                                      left_out=[page_box], confirmed=["7D"])
 """

@@ -55,7 +55,7 @@ def version() -> str:
 
 def version_line() -> str:
     """``crib --version``: one line, the package's version and the version of the models it reads."""
-    from vision.model_config import ModelConfigError, models_dir, models_version
+    from vision import ModelConfigError, models_dir, models_version
 
     try:
         models = f"models v{models_version()} ({models_dir()})"

@@ -104,7 +104,7 @@ def _write_annotation(target: str, picture, quiet: bool, command: str) -> bool:
 
 def run_recognize(args) -> int:
     from vision import ImageInputError
-    from vision.photo_quality import assess
+    from vision import assess_photo
 
     from companion.drawing import draw
 
@@ -118,7 +118,7 @@ def run_recognize(args) -> int:
             print(f"crib recognize: error: {exc}", file=sys.stderr)
             failed = True
             continue
-        quality = assess(photo.pixels)
+        quality = assess_photo(photo.pixels)
         results.append(result)
         if not args.json:
             print(format_recognition(result))

@@ -195,7 +195,7 @@ def _doubt_stage(args, chosen) -> int:
     """``crib train [--recipe NAME] --doubt [--out MODELS] [--tiny]``: the recipe's doubt stage alone."""
     import sys
 
-    from vision.model_config import load_models_config
+    from vision import models_version
     from vision.train import recipe as recipes
 
     if args.stage or args.from_stage:
@@ -203,7 +203,7 @@ def _doubt_stage(args, chosen) -> int:
     if chosen.doubt is None:
         raise CliError(f"recipe {chosen.name} has no [doubt] stage")
     out = args.out or Path("models")
-    load_models_config(out)  # a folder without models.json: one line
+    models_version(out)  # a folder without a usable models.json: one line
     work = args.work or Path("build/recipes") / (chosen.name + "-doubt" + ("-tiny" if args.tiny else ""))
     table = recipes.fit_doubt(chosen.doubt, out, work, recipes.TINY if args.tiny else recipes.FULL,
                               log=lambda message: print(message, file=sys.stderr, flush=True))

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from companion.doubt import Doubt, doubts
 from companion.photo import count_recognition, name_unread
 from companion.ui.cardtext import card_text
-from vision import CardGroup, Code, RecognizedCard, Recognition, Role, percent_sure
-from vision.table import LAYOUT_CODES, ROLE_ORDER, answered, as_the_player_says
+from vision import (LAYOUT_CODES, ROLE_ORDER, CardGroup, Code, RecognizedCard, Recognition, Role, answered,
+                    as_the_player_says, percent_sure)
 
 
 class ReviewError(ValueError):

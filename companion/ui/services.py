@@ -216,10 +216,10 @@ class Companion:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 if not cv2.imwrite(str(path), photo):
                     raise OSError(f"could not save the photo in {path.parent}")
-            from vision.photo_quality import assess
+            from vision import assess_photo
 
             decoded, recognition = self.recognizer().read_and_recognize(str(path))
-            return str(path), decoded, recognition, assess(decoded.pixels)
+            return str(path), decoded, recognition, assess_photo(decoded.pixels)
         self.background["vision"].submit(job, done, failed)
 
     def count_terms(self) -> tuple[str | None, bool]:

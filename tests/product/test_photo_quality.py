@@ -12,7 +12,7 @@ import pytest
 from companion.cli import main
 from companion.photo import count_show
 from vision import read_photo
-from vision.photo_quality import BLUR_BELOW, DARK_BELOW, assess
+from vision.photo_quality import BLUR_BELOW, DARK_BELOW, assess_photo
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "sample_images").glob("*.jpg"))
@@ -29,11 +29,11 @@ def darkened(path: Path, light: float = 0.08) -> np.ndarray:
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_a_sharp_sample_gets_no_advice_and_blurred_or_darkened_it_does(path):
-    sharp = assess(read_photo(path).pixels)
+    sharp = assess_photo(read_photo(path).pixels)
     assert sharp.advice is None and sharp.sharpness >= BLUR_BELOW and sharp.brightness >= DARK_BELOW
-    blur = assess(blurred(path))
+    blur = assess_photo(blurred(path))
     assert blur.too_blurred and "too blurred" in blur.advice and "take another photo" in blur.advice
-    dark = assess(darkened(path))
+    dark = assess_photo(darkened(path))
     assert dark.too_dark and not dark.too_blurred and "too dark" in dark.advice
 
 
@@ -55,7 +55,7 @@ def test_the_count_of_a_blurred_photo_asks_for_another_photo(tmp_path, capsys):
 
 
 def test_a_photo_of_nothing_is_not_called_blurred():
-    flat = assess(np.full((480, 640, 3), 60, np.uint8))
+    flat = assess_photo(np.full((480, 640, 3), 60, np.uint8))
     assert flat.sharpness == 0 and flat.advice is None
 
 
