@@ -2,14 +2,17 @@
 of photos, then reruns the set and prints what differs (issue 37: a refactor changes no result).
 
     python bench/recognition_diff.py --record [--out build/refactor_baseline]
-    python bench/recognition_diff.py [--baseline build/refactor_baseline] [--only samples,real,scenes]
+    python bench/recognition_diff.py [--baseline build/refactor_baseline] [--only samples,real,scenes,large]
 
 The set: the sample photos (``sample_images/*.jpg``, read from their files as ``crib recognize``
 does), the real validation scenes (``vision/train/real_split.txt``, 431 photos showing cards, read
 as ``bench/real_photos.py`` does) when ``../shared/data/real-cards`` is here, and 100 rendered bench
-scenes (seeds 9,000,000+, mix v3 as ``bench/vision.py`` renders them, JPEG quality 90). The scenes'
-JPEGs are written beside the baseline on ``--record`` and reused from there, so a change to the
-renderer does not show up as a recognition difference.
+scenes (seeds 9,000,000+, mix v3 as ``bench/vision.py`` renders them, JPEG quality 90), and the
+sample photos enlarged three times (3,840 px on the long side, JPEG quality 90: decoded at half
+that size, so every box crosses between the photo's pixels and the decoded ones, ``large``). The
+scenes' and the large photos' JPEGs are written beside the baseline on ``--record`` and reused from
+there, so a change to the renderer or to OpenCV's resize does not show up as a recognition
+difference.
 
 Compared per photo: the cards (code, confidence to 1e-4, box to 0.05 px, flag, runner-up), the
 groups, the warnings as text, the unread boxes and how many cards the second look read. Exit
@@ -33,7 +36,8 @@ import cv2  # noqa: E402
 DEFAULT_DIR = ROOT / "build" / "refactor_baseline"
 SCENES, FIRST_SEED, MIX, SHOW_SHARE = 100, 9_000_000, "v3", 0.4
 CONFIDENCE_TOLERANCE, BOX_TOLERANCE = 1e-4, 0.05
-PARTS = ("samples", "real", "scenes")
+PARTS = ("samples", "real", "scenes", "large")
+LARGE_FACTOR = 3  # 1,280 px samples -> 3,840 px: decoded at 1,920 px, 2 photo pixels each
 
 
 def record_of(result) -> dict:
@@ -63,6 +67,19 @@ def scene_jpegs(folder: Path, record: bool) -> list[tuple[str, bytes]]:
     return [(f.stem, f.read_bytes()) for f in files]
 
 
+def large_jpegs(folder: Path, record: bool) -> list[tuple[str, bytes]]:
+    """The sample photos enlarged ``LARGE_FACTOR`` times: written on ``record``, read back otherwise."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if record:
+        for path in sorted((ROOT / "sample_images").glob("*.jpg")):
+            image = cv2.imread(str(path))
+            big = cv2.resize(image, None, fx=LARGE_FACTOR, fy=LARGE_FACTOR, interpolation=cv2.INTER_CUBIC)
+            ok, jpeg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            assert ok
+            (folder / path.name).write_bytes(jpeg.tobytes())
+    return [(f.name, f.read_bytes()) for f in sorted(folder.glob("*.jpg"))]
+
+
 def run_set(recognizer, parts: tuple[str, ...], folder: Path, record: bool) -> dict[str, dict]:
     results: dict[str, dict] = {}
     if "samples" in parts:
@@ -82,6 +99,9 @@ def run_set(recognizer, parts: tuple[str, ...], folder: Path, record: bool) -> d
     if "scenes" in parts:
         for name, data in scene_jpegs(folder / "scenes", record):
             results[f"scenes/{name}"] = record_of(recognizer.recognize(data, name))
+    if "large" in parts:
+        for name, data in large_jpegs(folder / "large", record):
+            results[f"large/{name}"] = record_of(recognizer.recognize(data, name))
     return results
 
 
@@ -127,6 +147,8 @@ def main(argv=None) -> int:
         parser.exit(2, f"error: {baseline_file} not found: run with --record first (before the change)\n")
     if not args.record and "scenes" in parts and not list((args.folder / "scenes").glob("scene*.jpg")):
         parser.exit(2, f"error: {args.folder / 'scenes'} holds no scene: run with --record first\n")
+    if not args.record and "large" in parts and not list((args.folder / "large").glob("*.jpg")):
+        parser.exit(2, f"error: {args.folder / 'large'} holds no photo: run with --record first\n")
 
     from vision import Recognizer
 

@@ -210,14 +210,10 @@ def test_no_module_imports_another_by_a_string():
     assert offenders == []
 
 
-# What companion may import from vision (issue 49): the names of ``vision`` itself and of the
-# public modules below (each module's ``__all__`` where it has one), never vision's steps.
-VISION_PUBLIC = {
-    "vision": "the recogniser, its results and errors (vision/__init__.py's __all__)",
-    "vision.table": "the table: card groups and their notices, with the player's answers",
-    "vision.photo_quality": "whether a photo is too dark, blurred or small, and the advice",
-    "vision.model_config": "the loaded models' version and folder (crib's --version)",
-}
+# What companion may import from vision (issue 49): the names of ``vision`` itself (the
+# recogniser, its results and errors, the table with the player's answers, the photo's quality,
+# the models' version and folder: vision/__init__.py's __all__), never one of its modules.
+VISION_PUBLIC = {"vision"}
 # The training commands (companion/cli/training_commands.py) drive vision's training and data
 # engine, whose entry points are their own packages.
 VISION_TRAINING = ("vision.train", "vision.synth")
@@ -268,7 +264,7 @@ def test_the_public_names_check_finds_a_step_imported(tmp_path):
     assert _vision_imports(source) == [(1, "vision.layout", "arrange"), (2, "vision.boxes", None),
                                        (3, "vision", "Role"), (3, "vision", "layout")]
     assert "Role" in _public_names("vision") and "layout" not in _public_names("vision")
-    assert "as_the_player_says" in _public_names("vision.table")
+    assert {"as_the_player_says", "assess_photo", "models_version"} <= _public_names("vision")
 
 
 _MUTATORS = ("append", "extend", "update", "pop", "remove", "insert", "clear", "sort", "fill", "setdefault", "add")
@@ -305,3 +301,29 @@ def test_recognition_steps_never_return_results_through_their_arguments(tmp_path
     sample = tmp_path / "m.py"
     sample.write_text("def f(times, rows):\n    times[0] += 1\n    rows.append(2)\n    x = list(rows)\n    x.append(1)\n")
     assert _mutated_arguments(sample) == ["m.py:2 f: times[0] = ...", "m.py:3 f: rows.append()"]
+
+
+# Where a box's frame is converted (issue 49 s2): decoded pixels to the photo's in
+# ``Detections.in_photo_pixels``, back in ``Photo.decoded_xyxy``.
+_FRAME_CONVERSIONS = {"vision/detections.py", "vision/decode.py"}
+
+
+def _scaled_by_hand(path: Path) -> list[str]:
+    """``file:line expression`` for each product or quotient with a frame's ``.scale``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div)) and any(
+                isinstance(side, ast.Attribute) and side.attr == "scale" for side in (node.left, node.right)):
+            found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_boxes_change_frame_in_one_place_each_way(tmp_path):
+    """No recognition step multiplies or divides by a frame's ``scale`` by hand: boxes go to photo
+    pixels through ``Detections`` and back through ``Photo``."""
+    steps = [p for p in _sources("vision") if p.relative_to(ROOT).parts[1] not in ("train", "synth")]
+    assert [line for p in steps if p.relative_to(ROOT).as_posix() not in _FRAME_CONVERSIONS
+            for line in _scaled_by_hand(p)] == []
+    sample = tmp_path / "m.py"
+    sample.write_text("def f(box, photo):\n    return box / photo.scale, box * 2, photo.scale * box\n")
+    assert _scaled_by_hand(sample) == ["m.py:2 box / photo.scale", "m.py:2 photo.scale * box"]

@@ -78,6 +78,13 @@ class Photo:
     height: int
     scale: float = 1.0
 
+    def decoded_xyxy(self, photo_xyxy) -> np.ndarray:
+        """Boxes given in photo pixels (a result's, ``Evidence.index_box``), in the decoded pixels
+        that are read: the one conversion that way, as ``Detections.photo_xyxy`` is the other. A
+        float array keeps its precision; anything else is read as float64."""
+        boxes = np.asarray(photo_xyxy)
+        return (boxes if boxes.dtype.kind == "f" else boxes.astype(np.float64)) / self.scale
+
 
 def read_photo(path: str | os.PathLike) -> Photo:
     """Read and decode the photo at ``path``."""

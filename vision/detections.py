@@ -39,8 +39,9 @@ class Detections:
 
     ``scale``: the frame the boxes are in, as photo pixels per unit of ``xyxy`` (1.0: photo pixels;
     a photo of 3,200 px and more is decoded smaller, and the boxes found on it are in its decoded
-    pixels, ``Photo.scale`` photo pixels each). ``photo_xyxy`` gives them in photo pixels: the one
-    conversion, so no step multiplies by a scale it was handed (or defaulted to 1.0).
+    pixels, ``Photo.scale`` photo pixels each). ``photo_xyxy`` gives them in photo pixels (and
+    ``in_photo_pixels`` a box column of ``data``): the one conversion, so no step multiplies by a
+    scale it was handed (or defaulted to 1.0).
 
     ``confidence`` is the detector's score of the box. ``card_id``/``card_confidence`` are the
     card read and how sure it is: on an index row the reader's probability, on a card merged from
@@ -91,7 +92,13 @@ class Detections:
     @property
     def photo_xyxy(self) -> np.ndarray:
         """(N, 4) the boxes in photo pixels (float64), whatever frame they are held in."""
-        return self.xyxy.astype(np.float64) * self.scale
+        return self.in_photo_pixels(self.xyxy)
+
+    def in_photo_pixels(self, boxes) -> np.ndarray:
+        """Boxes held in this frame (``xyxy``, or a box column of ``data``) in photo pixels
+        (float64): the one conversion from decoded pixels to the photo's, as
+        ``Photo.decoded_xyxy`` is the one back."""
+        return np.asarray(boxes, np.float64) * self.scale
 
     def at_scale(self, scale: float) -> "Detections":
         """The same rows, their boxes said to be in pixels of ``scale`` photo pixels each (the

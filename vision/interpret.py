@@ -52,7 +52,7 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     cards, disputed, guess = cards[keep], disputed[keep], guess[keep]  # the outlines' columns go with the rows
     one_corner = cards.data[CORNERS] < 2
     evidence = evidence_of(cards, disputed, cards.data[INDEX_SCORE], cards.data[ESTIMATED], cards.data[CORNERS],
-                           cards.data[INDEX_BOX] * cards.scale)
+                           cards.in_photo_pixels(cards.data[INDEX_BOX]))
     layout = arrange(cards, config=layout_config)
     counts, said_twice = cards_seen_twice(cards)
     named, said_unsure = name_cards(cards, disputed, counts, config.confirm_below, one_corner,

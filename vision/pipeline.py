@@ -156,7 +156,7 @@ class Recognizer:
         per box the card, the reader's probability, the runner-up and its probability."""
         def read(index_boxes: np.ndarray) -> list[tuple[str, float, str | None, float]]:
             n = len(index_boxes)
-            got = self.classify(photo.pixels, Detections(np.asarray(index_boxes, np.float32) / photo.scale,
+            got = self.classify(photo.pixels, Detections(photo.decoded_xyxy(np.asarray(index_boxes, np.float32)),
                                                          np.ones(n), np.zeros(n), scale=photo.scale))
             return [(CARD_CODES[got.card_id[i]], float(got.reader[i]),
                      CARD_CODES[got.runner_up_id[i]] if got.runner_up_id[i] >= 0 else None,
@@ -173,7 +173,7 @@ class Recognizer:
         doubt model weighs that evidence, so models without one skip it."""
         if self.doubt is None:
             return result
-        return read_again(self.classifier.run, photo.pixels, photo.scale, result, self.crop_size, self.crop_margin)
+        return read_again(self.classifier.run, photo, result, self.crop_size, self.crop_margin)
 
     def weigh(self, result: Recognition) -> Recognition:
         """``result`` with each card's chance of being right and the flags the doubt model gives

@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.classes import CARD_INDEX
 from vision.crops import crop_square, crops_to_tensor
+from vision.decode import Photo
 from vision.read import softmax
 from vision.results import Recognition
 
@@ -57,17 +58,18 @@ def sharpness(crop_rgb: np.ndarray) -> float:
     return float(cv2.Laplacian(gray, cv2.CV_32F).std() / max(contrast, 8.0))
 
 
-def read_again(run_classifier: RunClassifier, pixels_bgr: np.ndarray, scale: float, recognition: Recognition,
-               size: int, margin: float) -> Recognition:
-    """``recognition`` with each card's evidence given its second reading (``pixels_bgr``: the
-    decoded photo, ``scale`` photo pixels each)."""
+def read_again(run_classifier: RunClassifier, photo: Photo, recognition: Recognition, size: int,
+               margin: float) -> Recognition:
+    """``recognition`` (boxes in photo pixels) with each card's evidence given its second reading
+    from ``photo``'s decoded pixels."""
     rows = [i for i, c in enumerate(recognition.cards) if c.evidence is not None and c.evidence.index_box is not None]
     if not rows:
         return recognition
+    pixels_bgr = photo.pixels
     crops, reds, sharp = [], [], []
     colour = has_colour(pixels_bgr)
     for i in rows:
-        box = np.asarray(recognition.cards[i].evidence.index_box, np.float64) / scale
+        box = photo.decoded_xyxy(np.asarray(recognition.cards[i].evidence.index_box, np.float64))
         crop = crop_square(pixels_bgr, box, size, margin)
         crops.append(np.ascontiguousarray(crop[::-1, ::-1]))  # half round
         crops.append(crop_square(pixels_bgr, box, size, margin * AGAIN_MARGIN))

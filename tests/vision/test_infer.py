@@ -5,8 +5,11 @@ import pytest
 
 from infer_fixtures import card_geometry, cards_then_table, detections_for, raw_output_for, table
 from vision.classes import CARD_CLASS, CARD_CODES, CARD_INDEX, INDEX_CLASS
-from vision.decode import photo_from_array
+from vision.decode import Photo, photo_from_array
 from vision.detections import UNREAD, Detections, Origin
+from vision.evidence import Evidence
+from vision.results import Recognition, RecognizedCard
+from vision.second_reading import read_again
 from vision.identify import merge_indices
 from vision.read import index_log_probs, read_logits, softmax
 from vision.letterbox import Letterbox
@@ -341,3 +344,32 @@ def test_a_box_carries_its_frame():
     assert Detections.concatenate([rows[:0], rows[:0]]).scale == 2.0
     with pytest.raises(ValueError, match="other frames"):
         Detections.concatenate([rows, rows.at_scale(1.0)])
+    # a box column of the rows' data converts as the rows do, and the photo takes boxes back
+    assert rows.in_photo_pixels(np.array([[1, 2, 3, 4]], np.float32)).tolist() == [[2, 4, 6, 8]]
+    photo = Photo(np.zeros((40, 50, 3), np.uint8), 100, 80, 2.0)
+    assert photo.decoded_xyxy(rows.photo_xyxy).tolist() == rows.xyxy.tolist()
+    assert photo.decoded_xyxy((20, 40, 60, 80)).tolist() == [10, 20, 30, 40]
+    assert photo.decoded_xyxy(np.array([[20, 40, 60, 80]], np.float32)).dtype == np.float32
+
+
+def test_the_second_reading_of_a_photo_decoded_smaller_reads_its_decoded_pixels():
+    """A card's evidence holds its index box in photo pixels; on a photo decoded at half its size
+    the second reading cuts the same crops from the decoded pixels as it does from a photo read
+    whole with the box in those pixels (``Photo.decoded_xyxy``)."""
+    rng = np.random.default_rng(7)
+    pixels = rng.integers(0, 255, (120, 160, 3), np.uint8)
+
+    def recognition(box):
+        evidence = Evidence(0.9, 0.05, 0.8, 0.8, 2, index_box=box)
+        card = RecognizedCard("7D", 0.9, box, evidence=evidence)
+        return Recognition("p", 1, 1, (card,), (), ())
+
+    crops = []
+
+    def run(batch):
+        crops.append(np.asarray(batch))
+        return np.zeros((len(batch), len(CARD_CODES)), np.float32)
+
+    read_again(run, Photo(pixels, 160, 120, 1.0), recognition((40.0, 30.0, 60.0, 58.0)), 32, 0.2)
+    read_again(run, Photo(pixels, 320, 240, 2.0), recognition((80.0, 60.0, 120.0, 116.0)), 32, 0.2)
+    assert len(crops) == 2 and crops[0].shape[0] == 2 and np.array_equal(crops[0], crops[1])
