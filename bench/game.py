@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from companion.game import GameSession, Store  # noqa: E402
 from companion.game.board import BoardSync  # noqa: E402
 from companion.game.events import Discard, Go, Lay  # noqa: E402
+from companion.game.records import ShowKind  # noqa: E402
 from companion.game.script import run_script  # noqa: E402
 from companion.game.simulate import random_script  # noqa: E402
 from companion.rules import Card, peg, score  # noqa: E402
@@ -50,7 +51,7 @@ def bench_replay(deals: int, repeat: int, seed: int) -> None:
     script = random_script(seed, rules=LONG_GAME, sloppy=True, max_deals=deals)
     session = run_script(script, store=store).session
     game_id, entries = session.game_id, len(session.journal)
-    counts = [(record.cards, record.starter, record.kind == "crib") for record in session.game.shows]
+    counts = [(record.cards, record.starter, record.kind is ShowKind.CRIB) for record in session.game.shows]
     plays = list(_plays(session.journal))
     session.close()
     store.close()

@@ -2,6 +2,7 @@
 
 events     journal entries (frozen values with as_json / from_json)
 phase      Phase: where a game stands (discard, cut, play, show, game over, match over)
+records    what the engine writes down: LogLine (its LogKind), Offer, ShowRecord (its ShowKind), GameResult
 engine     Game: the pure state machine; replay(entries)
 session    GameSession: the object the app and the CLI drive (actions, undo/redo, view, listeners)
 view       GameView: what a screen shows, as frozen records (NextShow, ShownCount, PlayStep, ...)
@@ -18,10 +19,12 @@ from companion.game.errors import (
 from companion.game.events import PeggingMode
 from companion.game.journal import Store, data_dir
 from companion.game.phase import Phase
+from companion.game.records import LogKind, ShowKind
 from companion.game.session import GameSession
 from companion.game.setup import make_rules
 from companion.game.view import BoardView, GameView, NextShow, PlayStep, Proposal, RenegeSeen, ShownCount
 
 __all__ = ["Game", "replay", "EntryError", "GameError", "GameFileError", "JournalBusyError", "JournalError",
-           "RedoPendingError", "ScriptError", "Store", "data_dir", "PeggingMode", "Phase", "GameSession", "make_rules",
-           "BoardView", "GameView", "NextShow", "PlayStep", "Proposal", "RenegeSeen", "ShownCount"]
+           "RedoPendingError", "ScriptError", "Store", "data_dir", "PeggingMode", "Phase", "LogKind", "ShowKind",
+           "GameSession", "make_rules", "BoardView", "GameView", "NextShow", "PlayStep", "Proposal", "RenegeSeen",
+           "ShownCount"]

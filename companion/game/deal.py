@@ -11,6 +11,7 @@ from companion.rules import Card, Pegging, PlayError, score
 from companion.rules.play import GO
 
 from companion.game.errors import EntryError
+from companion.game.records import ShowKind
 
 DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
 _DECK = tuple(Card.parse(r + s) for s in "CDHS" for r in "A23456789TJQK")
@@ -50,7 +51,7 @@ class Deal:
         self.laid: dict[int, list[Card]] = {seat: [] for seat in range(players)}
         self.reneges: list[tuple[int, int]] = []  # (seat, cards that should have been played)
         pone = (dealer + 1) % players
-        self.show_order = [("hand", (pone + i) % players) for i in range(players)] + [("crib", dealer)]
+        self.show_order = [(ShowKind.HAND, (pone + i) % players) for i in range(players)] + [(ShowKind.CRIB, dealer)]
         self.show_index = 0
 
     # --- seats and cards -----------------------------------------------------------------
@@ -169,19 +170,19 @@ class Deal:
 
     # --- the show -------------------------------------------------------------------------
     @property
-    def next_show(self) -> tuple[str, int] | None:
+    def next_show(self) -> tuple[ShowKind, int] | None:
         return self.show_order[self.show_index] if self.show_index < len(self.show_order) else None
 
-    def known_cards(self, kind: str, seat: int) -> tuple[Card, ...] | None:
-        if kind == "crib":
+    def known_cards(self, kind: ShowKind, seat: int) -> tuple[Card, ...] | None:
+        if kind is ShowKind.CRIB:
             return self.crib
         return tuple(self.laid[seat]) if len(self.laid[seat]) == 4 else None
 
-    def show_cards(self, typed: tuple[Card, ...] | None) -> tuple[str, int, tuple[Card, ...]]:
+    def show_cards(self, typed: tuple[Card, ...] | None) -> tuple[ShowKind, int, tuple[Card, ...]]:
         """The next show's kind, seat and cards (typed cards must agree with the known ones)."""
         kind, seat = self.next_show  # type: ignore[misc]
         known = self.known_cards(kind, seat)
-        whose = "the crib" if kind == "crib" else f"{self.names[seat]}'s hand"
+        whose = "the crib" if kind is ShowKind.CRIB else f"{self.names[seat]}'s hand"
         if typed is None:
             if known is None:
                 raise EntryError(f"cards: {whose} is not known yet: type its 4 cards")
@@ -192,14 +193,15 @@ class Deal:
             raise EntryError(f"cards: {whose} was {' '.join(map(str, known))}, not {' '.join(map(str, typed))}")
         if known is None:
             # a hand pegged by points after some of its cards were laid: those cards are its own
-            own = set(self.laid[seat]) if kind == "hand" else set()
-            missing = [str(c) for c in self.laid[seat] if c not in typed] if kind == "hand" else []
+            own = set(self.laid[seat]) if kind is ShowKind.HAND else set()
+            missing = [str(c) for c in self.laid[seat] if c not in typed] if kind is ShowKind.HAND else []
             if missing:
                 raise EntryError(f"cards: {whose} holds {' '.join(missing)}, laid in the play")
             for card in typed:
-                if card in self.seen and card not in own and not (kind == "crib" and self.seen[card] == "in the crib"):
+                in_crib = kind is ShowKind.CRIB and self.seen.get(card) == "in the crib"
+                if card in self.seen and card not in own and not in_crib:
                     raise EntryError(f"cards: {card} is already {self.seen[card]}")
-            if kind == "crib":
+            if kind is ShowKind.CRIB:
                 self.crib = typed
             else:  # a hand shown: its cards are no other hand's, nor the crib's
                 for card in typed:

@@ -19,7 +19,7 @@ from companion.game.events import (
     PeggingMode, PegPoints, PenaltyEntry, PlayDone, ShowCount)
 from companion.game.outcome import outcome
 from companion.game.phase import Phase
-from companion.game.records import GameResult, LogLine, Offer, ShowRecord
+from companion.game.records import GameResult, LogKind, LogLine, Offer, ShowKind, ShowRecord
 from companion.game.setup import check_new_game
 
 PLAY_EXPIRY, SHOW_EXPIRY = "when the scorer pegs again", "when the next deal starts"
@@ -121,7 +121,7 @@ class Game:
         self.deal.cut(entry.starter)
         self.phase = Phase.PLAY
         heels = his_heels(entry.starter)
-        self._claim(index, "heels", self.dealer, heels.points if heels else 0, entry.heels, "his heels")
+        self._claim(index, LogKind.HEELS, self.dealer, heels.points if heels else 0, entry.heels, "his heels")
 
     def _lay(self, entry: Lay, index: int) -> None:
         self._need(Phase.PLAY, "a card laid")
@@ -129,7 +129,7 @@ class Game:
         award = self.deal.lay(entry.card)
         if self.deal.play_over:
             self.phase = Phase.SHOW
-        self._claim(index, "play", award.seat, award.points, entry.claim,
+        self._claim(index, LogKind.PLAY, award.seat, award.points, entry.claim,
                     ", ".join(award.reasons) or f"{entry.card}")
 
     def _go(self, entry: Go, index: int) -> None:
@@ -139,7 +139,7 @@ class Game:
             raise EntryError("claim: this go does not end the count, so nobody scores on it")
         award = self.deal.go()
         if award.seat is not None:
-            self._claim(index, "play", award.seat, award.points, entry.claim, "the go")
+            self._claim(index, LogKind.PLAY, award.seat, award.points, entry.claim, "the go")
 
     def _peg_points(self, entry: PegPoints, index: int) -> None:
         """Pegging by points: the points a player pegs in the play, as the players counted them."""
@@ -161,7 +161,7 @@ class Game:
         who = self.players[entry.seat]
         what = {"go": "the go", "31": "31"}.get(entry.said, "in the play")
         text = f"{who}: {what} for {entry.points}" if entry.said else f"{who} pegs {entry.points} in the play"
-        self._peg(index, self.side_of[entry.seat], entry.seat, entry.points, "play", text)
+        self._peg(index, self.side_of[entry.seat], entry.seat, entry.points, LogKind.PLAY, text)
 
     def _play_done(self, entry: PlayDone, index: int) -> None:
         self._need(Phase.PLAY, "the end of the play")
@@ -181,7 +181,7 @@ class Game:
     def _show(self, entry: ShowCount, index: int) -> None:
         self._need(Phase.SHOW, "a show")
         kind, seat, cards = self.deal.show_cards(entry.cards)
-        counted = self.deal.count(cards, kind == "crib")
+        counted = self.deal.count(cards, kind is ShowKind.CRIB)
         self.deal.show_index += 1
         claimed = counted.total if entry.claim is None else entry.claim
         self.shows.append(ShowRecord(self.game_number, self.deal_number, seat, kind, tuple(map(str, cards)),
@@ -189,7 +189,7 @@ class Game:
                                      index))
         if self.deal.next_show is None:
             self.phase = Phase.DISCARD
-        self._claim(index, kind, seat, counted.total, entry.claim, counted.spoken)
+        self._claim(index, LogKind(kind), seat, counted.total, entry.claim, counted.spoken)
 
     def _muggins(self, entry: Muggins, index: int) -> None:
         self._seat(entry.by, "by")
@@ -198,14 +198,14 @@ class Game:
             raise EntryError(f"{self.players[entry.by]} may not call muggins on {self.players[offer.seat]}: "
                              f"only an opponent may ({', '.join(self.players[s] for s in offer.callers)})")
         self.offers.remove(offer)
-        self._peg(index, self.side_of[entry.by], entry.by, offer.points, "muggins",
+        self._peg(index, self.side_of[entry.by], entry.by, offer.points, LogKind.MUGGINS,
                   f"muggins: {self.players[entry.by]} takes {offer.points} missed by {self.players[offer.seat]} "
                   f"({offer.kind})", ref=offer.entry)
 
     def _decline(self, entry: Decline, index: int) -> None:
         offer = self._open_offer(entry.offer)
         self.offers.remove(offer)
-        self._note(index, offer.side, offer.seat, "lost",
+        self._note(index, offer.side, offer.seat, LogKind.LOST,
                    f"muggins declined: {offer.points} missed by {self.players[offer.seat]} are lost", offer.entry)
 
     def _penalty(self, entry: PenaltyEntry, index: int) -> None:
@@ -229,7 +229,7 @@ class Game:
             self._back(index, off_side, entry.offender, self.scores[off_side] - after_off,
                        f"penalty ({penalty.breach}): {who} goes back {self.scores[off_side] - after_off}")
         if after_opp > self.scores[opp_side]:
-            self._peg(index, opp_side, opponent, after_opp - self.scores[opp_side], "penalty",
+            self._peg(index, opp_side, opponent, after_opp - self.scores[opp_side], LogKind.PENALTY,
                       f"penalty ({penalty.breach}) by {who}: {self.players[opponent]} pegs "
                       f"{after_opp - self.scores[opp_side]}")
 
@@ -243,7 +243,7 @@ class Game:
         self._start_game(first)
 
     # --- scoring --------------------------------------------------------------------------------
-    def _claim(self, index: int, kind: str, seat: int, entitled: int, claimed: int | None, what: str) -> None:
+    def _claim(self, index: int, kind: LogKind, seat: int, entitled: int, claimed: int | None, what: str) -> None:
         """Judge a claim (None: the proposal accepted) and move the pegs (RULES.md "Muggins")."""
         side, who = self.side_of[seat], self.players[seat]
         if claimed is None or claimed == entitled:
@@ -263,7 +263,7 @@ class Game:
         if judged.lost:
             self._peg(index, side, seat, judged.pegged, kind, f"{who} claimed {claimed} of {entitled} for his heels",
                       claimed, entitled, always=True)
-            self._note(index, side, seat, "lost", f"{missed} for his heels lost: his heels is never mugginsable")
+            self._note(index, side, seat, LogKind.LOST, f"{missed} for his heels lost: his heels is never mugginsable")
             return
         self._peg(index, side, seat, judged.pegged, kind, f"{who} claimed {claimed} of {entitled}: {missed} missed",
                   claimed, entitled, always=True)
@@ -272,14 +272,14 @@ class Game:
         callers = self.opponents(seat)
         if mode is MugginsMode.MANDATORY:
             taker = callers[0]
-            self._peg(index, self.side_of[taker], taker, missed, "muggins",
+            self._peg(index, self.side_of[taker], taker, missed, LogKind.MUGGINS,
                       f"muggins (mandatory): {self.players[taker]} takes {missed} missed by {who} ({kind})",
                       ref=index)
             return
         self.offers.append(Offer(index, seat, side, missed, kind, callers,
-                                 PLAY_EXPIRY if kind == "play" else SHOW_EXPIRY))
+                                 PLAY_EXPIRY if kind is LogKind.PLAY else SHOW_EXPIRY))
 
-    def _peg(self, index: int, side: int, seat: int | None, points: int, kind: str, text: str,
+    def _peg(self, index: int, side: int, seat: int | None, points: int, kind: LogKind, text: str,
              claimed: int | None = None, entitled: int | None = None, always: bool = False,
              ref: int | None = None) -> None:
         if points <= 0 and not always:
@@ -289,7 +289,8 @@ class Game:
         if new != old:
             self.scores[side], self.pegs[side] = new, (new, old)
             # "in the play: before the scorer pegs again"
-            self.offers = [o for o in self.offers if not (o.side == side and o.kind == "play" and o.entry < index)]
+            self.offers = [o for o in self.offers
+                           if not (o.side == side and o.kind is LogKind.PLAY and o.entry < index)]
         self.log.append(LogLine(index, self.game_number, self.deal_number, side, seat, new - old, kind, text,
                                 claimed, entitled, ref))
         if new >= self.rules.target and not self.over:
@@ -301,9 +302,9 @@ class Game:
         self.scores[side] = new
         self.pegs[side] = (new, min(old_back, new - 1)) if new else (0, 0)
         self.log.append(LogLine(index, self.game_number, self.deal_number, side, seat, new - old_front,
-                                "penalty", text))
+                                LogKind.PENALTY, text))
 
-    def _note(self, index: int, side: int, seat: int | None, kind: str, text: str, ref: int | None = None) -> None:
+    def _note(self, index: int, side: int, seat: int | None, kind: LogKind, text: str, ref: int | None = None) -> None:
         self.log.append(LogLine(index, self.game_number, self.deal_number, side, seat, 0, kind, text, ref=ref))
 
     def _end_game(self, pegged_out: int) -> None:

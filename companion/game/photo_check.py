@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from companion.game.phase import Phase
+from companion.game.records import ShowKind
 
 
 @dataclass(frozen=True)
@@ -38,12 +39,12 @@ def photo_conflicts(view, photo_starter: str | None, cards: Sequence[str]) -> tu
             f"{photo_starter} is right: correct the cut and count with it"))
     nxt = view.next_show
     seat, kind, known = nxt.seat, nxt.kind, nxt.cards
-    whose = "the crib" if kind == "crib" else f"{view.players[seat]}'s hand"
+    whose = "the crib" if kind is ShowKind.CRIB else f"{view.players[seat]}'s hand"
     if known:
         extra = [c for c in cards if c not in known]
         missing = [c for c in known if c not in cards]
         if len(extra) == 1 and len(missing) == 1:
-            where = "in the play" if kind == "hand" else "in the discards"
+            where = "in the play" if kind is ShowKind.HAND else "in the discards"
             out.append(PhotoConflict(
                 extra[0], missing[0], f"The photo shows {extra[0]} in {whose}, but the game has {missing[0]} "
                 f"({where}).", f"{missing[0]} stands: count the cards the game has",
@@ -58,18 +59,18 @@ def photo_conflicts(view, photo_starter: str | None, cards: Sequence[str]) -> tu
     return tuple(out)
 
 
-def _known_elsewhere(view, seat: int, kind: str) -> dict[str, str]:
+def _known_elsewhere(view, seat: int, kind: ShowKind) -> dict[str, str]:
     """Cards the game places somewhere other than this count: the starter, the cards laid by
     another hand, the hands counted already."""
     places = {}
     if view.starter:
         places[view.starter] = "the starter (the cut)"
     for play in view.play:
-        if play.card != "go" and (kind == "crib" or play.seat != seat):
+        if play.card != "go" and (kind is ShowKind.CRIB or play.seat != seat):
             places[play.card] = f"laid by {view.players[play.seat]} in the play"
     for shown in view.shown:
         if (shown.kind, shown.seat) != (kind, seat):
-            owner = "the crib" if shown.kind == "crib" else f"{view.players[shown.seat]}'s hand"
+            owner = "the crib" if shown.kind is ShowKind.CRIB else f"{view.players[shown.seat]}'s hand"
             for card in shown.cards:
                 places.setdefault(card, f"in {owner}, counted already")
     return places

@@ -3,11 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
 from companion.rules import GameEnd
 
-# LogLine kinds: the points' origin. "lost" lines move no peg (points missed and not taken).
-KINDS = ("heels", "play", "hand", "crib", "muggins", "penalty", "lost")
+from companion.game.errors import GameError
+
+
+class LogKind(StrEnum):
+    """Where a log line's points came from; the value is the word JSON output (``--json``, the
+    replay's notes) has always held."""
+
+    HEELS = "heels"
+    PLAY = "play"
+    HAND = "hand"
+    CRIB = "crib"
+    MUGGINS = "muggins"
+    PENALTY = "penalty"
+    LOST = "lost"        # points missed and not taken: no peg moves
+
+
+class ShowKind(StrEnum):
+    """Which count of the show: a hand or the crib; the value is the word JSON output has always held."""
+
+    HAND = "hand"
+    CRIB = "crib"
+
+
+def _check_kind(kinds: type[StrEnum], value: object) -> None:
+    # records hold members only: a bare word (a caller that missed the enum) or an unknown one stops here
+    if not isinstance(value, kinds):
+        got = f"the bare word {value!r}" if type(value) is str else repr(value)
+        raise GameError(f"kind: expected a {kinds.__name__} ({', '.join(kinds)}), got {got}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,11 +47,14 @@ class LogLine:
     side: int
     seat: int | None
     points: int         # negative: the peg goes back (a penalty)
-    kind: str
+    kind: LogKind
     text: str
     claimed: int | None = None   # for claims: what was claimed
     entitled: int | None = None  # for claims: what the cards are worth
     ref: int | None = None       # muggins taken or declined: the entry of the claim concerned
+
+    def __post_init__(self) -> None:
+        _check_kind(LogKind, self.kind)
 
     def as_json(self) -> dict:
         # by hand: dataclasses.asdict deep-copies and took half of a 50-deal resume
@@ -41,9 +71,12 @@ class Offer:
     seat: int           # who missed them
     side: int
     points: int
-    kind: str           # play | hand | crib
+    kind: LogKind       # PLAY | HAND | CRIB
     callers: tuple[int, ...]  # seats that may call muggins
     expires: str        # "when the scorer pegs again" | "when the next deal starts"
+
+    def __post_init__(self) -> None:
+        _check_kind(LogKind, self.kind)
 
     def as_json(self) -> dict:
         return {"entry": self.entry, "seat": self.seat, "side": self.side, "points": self.points,
@@ -55,7 +88,7 @@ class ShowRecord:
     game: int
     deal: int
     seat: int
-    kind: str           # hand | crib
+    kind: ShowKind
     cards: tuple[str, ...]
     starter: str
     entitled: int
@@ -63,6 +96,9 @@ class ShowRecord:
     spoken: str
     photo: str | None
     entry: int | None = None  # the show entry that counted it
+
+    def __post_init__(self) -> None:
+        _check_kind(ShowKind, self.kind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from companion.rules import GameEnd
 
+from companion.game.records import LogKind
 from companion.game.setup import rules_as_json
 from companion.game.view import GameView
 
-NOTED_KINDS = ("muggins", "lost", "penalty")
+NOTED_KINDS = (LogKind.MUGGINS, LogKind.LOST, LogKind.PENALTY)
 
 
 def notes(view: GameView, all_games: list[dict]) -> list[dict]:

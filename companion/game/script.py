@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.game.errors import EntryError, GameError, ScriptError
 from companion.game.phase import Phase
+from companion.game.records import ShowKind
 from companion.game.session import GameSession
 from companion.game.script_check import DEAL_FIELDS, STAGES, check_script
 from companion.game.setup import seat_of
@@ -185,8 +186,9 @@ class _DealRunner:
         if isinstance(show, dict):
             keys = {}
             for key in show:
-                seat = game.dealer if key == "crib" else self._seat(key, "show")
-                keys[("crib", seat) if key == "crib" else ("hand", seat)] = key
+                crib = key == ShowKind.CRIB  # a script names the crib by its word, a hand by its player
+                seat = game.dealer if crib else self._seat(key, "show")
+                keys[(ShowKind.CRIB if crib else ShowKind.HAND, seat)] = key
             items = [(f"show.{keys[o]}", show[keys[o]]) if o in keys else (None, o) for o in order]
         elif isinstance(show, list):
             if len(show) > len(order):
@@ -202,7 +204,7 @@ class _DealRunner:
                 return
             if name is None:
                 kind, seat = item
-                raise self.fail("show", f"no count for {'the crib' if kind == 'crib' else game.players[seat]}")
+                raise self.fail("show", f"no count for {'the crib' if kind is ShowKind.CRIB else game.players[seat]}")
             cards, claim, photo, call = self._show_item(name, item)
             self._do(name, self.session.show, cards, claim, photo)
             self._call(call, name)

@@ -15,6 +15,7 @@ from companion.claims import MAX_PLAY, MOST, could_score
 from companion.rules.cards import DECK
 
 from companion.game.phase import Phase
+from companion.game.records import ShowKind
 from companion.game.session import GameSession
 
 DEALT = {2: 6, 3: 5, 4: 5}
@@ -101,7 +102,7 @@ class _Table:
         while game.phase is Phase.SHOW:
             kind, seat = game.deal.next_show
             cards = game.deal.known_cards(kind, seat)
-            claim = self.claims(rng, kind, game.deal.count(cards, kind == "crib").total)
+            claim = self.claims(rng, kind, game.deal.count(cards, kind is ShowKind.CRIB).total)
             item: dict = {"cards": [str(c) for c in cards]}
             if claim is not None:
                 item["claim"] = claim

@@ -18,6 +18,7 @@ from companion.rules import GameEnd
 
 from companion.game.engine import Game, replay
 from companion.game.history import walk
+from companion.game.records import LogKind, ShowKind
 from companion.game.journal import Store
 from companion.game.phase import Phase
 
@@ -75,20 +76,21 @@ def add_game(table: dict[str, PlayerStats], game: Game) -> None:
         row.deals += len(played)
     for record in game.shows:
         row = rows[record.seat]
-        if record.kind == "crib":
+        if record.kind is ShowKind.CRIB:
             row.cribs, row.crib_points = row.cribs + 1, row.crib_points + record.entitled
         else:
             row.hands, row.hand_points = row.hands + 1, row.hand_points + record.entitled
             if record.entitled > row.best_hand or not row.best_hand_cards:
                 row.best_hand = record.entitled
                 row.best_hand_cards = " ".join(record.cards) + f" + {record.starter}"
-    claims = {(line.entry, line.kind): line for line in game.log if line.kind != "muggins"}
+    claims = {(line.entry, line.kind): line for line in game.log if line.kind is not LogKind.MUGGINS}
     for line in game.log:
-        if line.kind == "play" and line.seat is not None and (line.game, line.deal) in played:
+        if line.kind is LogKind.PLAY and line.seat is not None and (line.game, line.deal) in played:
             rows[line.seat].play_points += line.points
-        elif line.kind == "muggins":
+        elif line.kind is LogKind.MUGGINS:
             rows[line.seat].muggins_taken += line.points
-            missed = next((l for (entry, kind), l in claims.items() if entry == line.ref and kind != "lost"), None)
+            missed = next((l for (entry, kind), l in claims.items()
+                           if entry == line.ref and kind is not LogKind.LOST), None)
             if missed is not None and missed.seat is not None:
                 rows[missed.seat].muggins_given += line.points
     for result in game.results:

@@ -15,7 +15,7 @@ from companion.rules.cards import DECK
 
 from companion.game.errors import GameError
 from companion.game.phase import Phase
-from companion.game.records import Offer
+from companion.game.records import LogKind, Offer, ShowKind
 from companion.game.report import result_words
 from companion.game.session import GameSession
 
@@ -89,7 +89,7 @@ def prompt_line(session: GameSession) -> str:
             what += f" (claim the points, e.g. {example} claim N)" if example else " (claim the points: CARD claim N)"
     elif view.phase is Phase.SHOW:
         show = view.next_show
-        whose = "the crib" if show.kind == "crib" else f"{players[show.seat]}'s hand"
+        whose = "the crib" if show.kind is ShowKind.CRIB else f"{players[show.seat]}'s hand"
         if not view.count_first:  # the player counts and claims first: the count is shown after
             cards = f" {' '.join(show.cards)}: count it and claim (show claim N)" if show.cards else \
                 ": type its cards and claim (show CARDS claim N)"
@@ -113,13 +113,13 @@ def prompt_line(session: GameSession) -> str:
 def revealed_count(view) -> str:
     """The count just claimed, shown after the claim: its cards, the total and the breakdown."""
     count = view.shown[-1]
-    whose = "the crib" if count.kind == "crib" else f"{view.players[count.seat]}'s hand"
+    whose = "the crib" if count.kind is ShowKind.CRIB else f"{view.players[count.seat]}'s hand"
     return f"{whose} {' '.join(count.cards)}, starter {count.starter}: {count.total} ({count.spoken})"
 
 
 def revealed_play(view, lines) -> str | None:
     """What the card (or go) just recorded was worth, shown after the claim when the claim was wrong."""
-    if not any(line.kind == "play" and line.claimed != line.entitled for line in lines) or not view.play:
+    if not any(line.kind is LogKind.PLAY and line.claimed != line.entitled for line in lines) or not view.play:
         return None
     last = view.play[-1]
     what = "the go" if last.card == "go" else last.card
@@ -164,30 +164,30 @@ def _separated(cards: list[str], players: int) -> str:
 def entry_words(entry, view) -> str:
     """A move in words (``view``: the game just before it), for undo and redo to say what they did."""
     players = view.players
-    kind = entry.TYPE
+    entry_type = entry.TYPE  # the journal's entry type, not a show's or a log line's kind
     claim = getattr(entry, "claim", None)
     claimed = f", claimed {claim}" if claim is not None else ""
-    if kind == "discard":
+    if entry_type == "discard":
         return "the discards" + (f" ({' / '.join(' '.join(map(str, d)) for d in entry.cards)})" if entry.cards else "")
-    if kind == "cut":
+    if entry_type == "cut":
         return f"the cut {entry.starter}"
-    if kind == "lay" and view.to_act is not None:
+    if entry_type == "lay" and view.to_act is not None:
         return f"{players[view.to_act]} laying {entry.card}{claimed}"
-    if kind == "go" and view.to_act is not None:
+    if entry_type == "go" and view.to_act is not None:
         return f"{players[view.to_act]} saying go{claimed}"
-    if kind == "show" and view.next_show:
+    if entry_type == "show" and view.next_show:
         show = view.next_show
-        whose = "the crib" if show.kind == "crib" else f"{players[show.seat]}'s hand"
+        whose = "the crib" if show.kind is ShowKind.CRIB else f"{players[show.seat]}'s hand"
         return f"the count of {whose}{claimed}"
-    if kind == "muggins":
+    if entry_type == "muggins":
         return f"{players[entry.by]} taking muggins"
-    if kind == "decline":
+    if entry_type == "decline":
         return "muggins declined"
-    if kind == "penalty":
+    if entry_type == "penalty":
         return f"the penalty {entry.key} on {players[entry.offender]}"
-    if kind == "next-game":
+    if entry_type == "next-game":
         return "the start of the next game"
-    return f"the {kind}"
+    return f"the {entry_type}"
 
 
 def typed_lines(prompt: str = PROMPT):

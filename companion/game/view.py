@@ -11,7 +11,7 @@ from companion.rules import Card, GameEnd, RuleSet
 from companion.game.engine import Game
 from companion.game.events import PeggingMode
 from companion.game.phase import Phase
-from companion.game.records import GameResult, LogLine, Offer
+from companion.game.records import GameResult, LogLine, Offer, ShowKind
 from companion.game.setup import rules_as_json
 
 # A count's items are the rules core's, as ``crib score --json`` prints them: {"kind", "cards", "points"}.
@@ -32,7 +32,7 @@ class NextShow:
     """The count that comes next in the show."""
 
     seat: int
-    kind: str                       # hand | crib
+    kind: ShowKind
     cards: tuple[str, ...] | None   # known to the game (the play's cards, the discards), else None
     proposal: Proposal | None       # None while the cards are not known
 
@@ -43,7 +43,7 @@ class ShownCount:
 
     entry: int | None               # the show entry that counted it
     seat: int
-    kind: str                       # hand | crib
+    kind: ShowKind
     cards: tuple[str, ...]
     starter: str
     total: int                      # what the cards are worth
@@ -154,7 +154,7 @@ def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
         cards = deal.known_cards(kind, seat)
         proposal = None
         if cards is not None:
-            counted = deal.count(cards, kind == "crib")
+            counted = deal.count(cards, kind is ShowKind.CRIB)
             proposal = Proposal(counted.total, counted.spoken, tuple(counted.as_json(with_cards=False)["items"]))
         to_act = seat
         next_show = NextShow(seat, kind, None if cards is None else tuple(str(c) for c in cards), proposal)
@@ -195,7 +195,7 @@ def _next_dealer(game: Game) -> int | None:
 def _shown(deal, record) -> ShownCount:
     """One count of the show as the players hear it once claimed: the cards, what was claimed,
     the total and its breakdown (counted again: the record keeps only the total)."""
-    counted = deal.count(tuple(Card.parse(c) for c in record.cards), record.kind == "crib")
+    counted = deal.count(tuple(Card.parse(c) for c in record.cards), record.kind is ShowKind.CRIB)
     return ShownCount(record.entry, record.seat, record.kind, tuple(record.cards), record.starter, record.entitled,
                       record.claimed, record.spoken, tuple(counted.as_json(with_cards=False)["items"]))
 

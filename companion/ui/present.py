@@ -13,6 +13,7 @@ from typing import Sequence
 
 from companion.game.events import PeggingMode
 from companion.game.phase import Phase
+from companion.game.records import ShowKind
 from companion.rules import GameEnd
 from companion.ui.theme import card_text
 
@@ -95,7 +96,7 @@ def turn_line(view) -> str:
         return f"{players[view.to_act]} to play · count {view.count}"
     if view.phase is Phase.SHOW and view.next_show:
         who = players[view.next_show.seat]
-        return f"{who}'s crib to count" if view.next_show.kind == "crib" else f"{who}'s hand to count"
+        return f"{who}'s crib to count" if view.next_show.kind is ShowKind.CRIB else f"{who}'s hand to count"
     if view.result:
         r = view.result
         kind = "" if r.kind == GameEnd.WIN else f" by a {r.kind}"
@@ -148,7 +149,7 @@ def score_line(view, side: int) -> str:
     return f"{view.side_names[side]}"
 
 
-def group_for(photo_show, cards: Sequence[str] | None, kind: str):
+def group_for(photo_show, cards: Sequence[str] | None, kind: ShowKind):
     """The photo's group to count for a hand whose cards the game knows (the group with the most
     of them), or for an unknown crib (the crib group, else a 4-card group that is no known hand).
     Returns (group or None, note for the player or None)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.game.phase import Phase
+from companion.game.records import ShowKind
 from companion.ui import settings as settings_store
 from companion.ui.board_link import open_sync, waiting_line
 from companion.ui.background import Background, Deliver, clock_deliver
@@ -229,7 +230,7 @@ class Companion:
         if view is None or view.phase is not Phase.SHOW:
             return None, False
         nxt = view.next_show
-        return view.starter, bool(nxt and nxt.kind == "crib" and not nxt.cards)
+        return view.starter, bool(nxt and nxt.kind is ShowKind.CRIB and not nxt.cards)
 
     def count(self, recognition, done: Done, failed: Failed = None) -> None:
         """Count a reviewed photo (``companion.photo.count_recognition``) for the game: its rules and

@@ -134,3 +134,85 @@ def test_how_the_play_is_entered_is_a_pegging_mode():
     assert GameSession.new(["Ann", "Ben"]).view().pegging is PeggingMode.CARDS  # older journals: no field
     with pytest.raises(ValueError, match="mode: expected one of cards, points, got 'dice'"):
         session.peg_by("dice")
+
+
+# --- where points came from, which count a show is ------------------------------------------------
+def test_log_and_show_kinds_are_the_words_json_holds():
+    from companion.game import LogKind, ShowKind
+
+    assert [k.value for k in LogKind] == ["heels", "play", "hand", "crib", "muggins", "penalty", "lost"]
+    assert [k.value for k in ShowKind] == ["hand", "crib"]
+    for word in (*LogKind, *ShowKind):
+        assert str(word) == f"{word}" == word.value and json.loads(json.dumps(word)) == word.value
+    game = played("double_skunk").session.game
+    assert all(isinstance(line.kind, LogKind) for line in game.log)
+    assert all(isinstance(record.kind, ShowKind) for record in game.shows)
+    session = GameSession.new(["Ann", "Ben"], {"preset": "acc", "muggins": "optional"}, first_dealer="Ann")
+    source_001_deal(session)
+    assert session.view().next_show.kind is ShowKind.HAND
+    session.show(claim=2)  # Ben's hand is worth 4: 2 missed, Ann may take them
+    view = session.view()
+    assert view.shown[0].kind is ShowKind.HAND and view.offers[0].kind is LogKind.HAND
+    assert json.loads(json.dumps(view.as_json()))["offers"][0]["kind"] == "hand"
+
+
+def test_a_log_line_or_show_of_an_unknown_kind_is_refused():
+    from companion.game import GameError, LogKind
+    from companion.game.records import LogLine, Offer, ShowRecord
+
+    words = "heels, play, hand, crib, muggins, penalty, lost"
+    with pytest.raises(GameError, match=rf"^kind: expected a LogKind \({words}\), got the bare word 'dice'$"):
+        LogLine(3, 1, 1, 0, 0, 2, "dice", "Ann: 15 for 2")
+    with pytest.raises(GameError, match=r"^kind: expected a LogKind \(.*\), got the bare word 'lost'$"):
+        LogLine(3, 1, 1, 0, 0, 0, "lost", "2 lost")  # the right word, but not the member
+    with pytest.raises(GameError, match=r"^kind: expected a LogKind \(.*\), got the bare word 'play'$"):
+        Offer(3, 0, 0, 2, "play", (1,), "when the scorer pegs again")
+    with pytest.raises(GameError, match=r"^kind: expected a ShowKind \(hand, crib\), got <LogKind.MUGGINS: .*>$"):
+        ShowRecord(1, 1, 0, LogKind.MUGGINS, ("5H",), "JD", 2, 2, "fifteen 2", None)
+
+
+# The words a log line's or a show's kind holds; compared bare, a typo or a rename goes unseen.
+KIND_WORDS = {"heels", "play", "hand", "crib", "muggins", "penalty", "lost"}
+SCANNED = ("companion/game", "companion/ui", "companion/cli")
+
+
+def _is_kind(node) -> bool:
+    """``x.kind``, ``kind`` or ``x["kind"]``."""
+    import ast
+
+    return (isinstance(node, ast.Attribute) and node.attr == "kind" or isinstance(node, ast.Name) and node.id == "kind"
+            or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "kind")
+
+
+def _bare_words(node) -> set[str]:
+    import ast
+
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)} & KIND_WORDS
+
+
+def bare_kind_comparisons(source: str, name: str) -> list[str]:
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            words = set().union(*(_bare_words(o) for o in operands))
+            if words and any(_is_kind(o) for o in operands):
+                found.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_kind_is_compared_with_a_bare_word():
+    root = Path(__file__).resolve().parents[2]
+    found = [hit for folder in SCANNED for path in sorted((root / folder).rglob("*.py"))
+             for hit in bare_kind_comparisons(path.read_text(), str(path.relative_to(root)))]
+    assert not found, "compare with LogKind / ShowKind members:\n" + "\n".join(found)
+
+
+def test_the_kind_scan_finds_a_bare_word():
+    source = ('if nxt.kind == "crib": pass\nif line.kind in ("play", "heels"): pass\nif kind != "lost": pass\n'
+              'if line["kind"] == "muggins": pass\nif g.role == "crib": pass\nif item.kind == "fifteen": pass\n')
+    assert [hit.split(": ", 1)[0] for hit in bare_kind_comparisons(source, "x.py")] == ["x.py:1", "x.py:2", "x.py:3",
+                                                                                        "x.py:4"]

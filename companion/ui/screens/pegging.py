@@ -21,6 +21,7 @@ from kivy.utils import get_hex_from_color
 
 from companion.game.events import PeggingMode
 from companion.game.phase import Phase
+from companion.game.records import LogKind
 from companion.game.session import GameSession
 from companion.ui import present
 from companion.ui import theme as T
@@ -146,7 +147,7 @@ class PeggingScreen(CribScreen):
         for button in self.point_buttons.values():
             button.disabled = not playing
         pegged = [line.text for line in view.log
-                  if line.deal == view.deal_number and line.kind in ("play", "heels")]
+                  if line.deal == view.deal_number and line.kind in (LogKind.PLAY, LogKind.HEELS)]
         self.ids.pegged.text = "\n".join(pegged[-10:]) or "Nothing pegged yet in this deal."
         self.ids.points_undo.disabled = not view.can_undo
         words = "Play over: " if playing else ""
@@ -208,7 +209,7 @@ class PeggingScreen(CribScreen):
 
     def _reneges(self, box, view) -> None:
         """A go said while holding a playable card: the opponent may peg the penalty (once each)."""
-        taken = sum(1 for line in view.log if line.kind == "penalty" and line.deal == view.deal_number
+        taken = sum(1 for line in view.log if line.kind is LogKind.PENALTY and line.deal == view.deal_number
                     and "renege" in line.text and line.points > 0)
         for renege in view.reneges[taken:]:
             seat = renege.seat

@@ -16,6 +16,7 @@ from kivy.properties import BooleanProperty, StringProperty
 
 from companion.game.phase import Phase
 from companion.game.photo_check import photo_conflicts
+from companion.game.records import ShowKind
 from companion.game.session import GameSession
 from companion.ui import present
 from companion.ui import theme as T
@@ -209,14 +210,14 @@ class ShowScreen(CribScreen):
         known = nxt.cards
         group, note, choices = self._group(view)
         self.note = "  ".join(filter(None, [note, *self.context.get("set_aside", ())]))
-        self.pick_text = f"Pick {who}'s hand" if nxt.kind == "hand" else "Pick the crib"
+        self.pick_text = f"Pick {who}'s hand" if nxt.kind is ShowKind.HAND else "Pick the crib"
         if known:
             self.cards, proposal = None, nxt.proposal
             self._set_count(known, proposal.items, proposal.total, proposal.spoken)
         elif choices:  # a hand pegged by points: the player says which of the photo's hands it is
             self.cards = None
             self._set_count([], [], None, "")
-        elif group is not None and nxt.kind == "hand" and group.show is not None:
+        elif group is not None and nxt.kind is ShowKind.HAND and group.show is not None:
             self.cards = list(group.cards)
             data = group.show.as_json()
             self._set_count(self.cards, data["items"], data["total"], data["spoken"])
@@ -236,11 +237,11 @@ class ShowScreen(CribScreen):
             return
         else:
             self.cards = None
-            whose = f"{who}'s hand" if nxt.kind == "hand" else "The crib"
+            whose = f"{who}'s hand" if nxt.kind is ShowKind.HAND else "The crib"
             self.note = note or f"{whose} is not known yet: photograph it or pick its 4 cards."
             self._set_count([], [], None, "")
         starter = T.card_text(view.starter) if view.starter else "?"
-        what = "crib" if nxt.kind == "crib" else "hand"
+        what = "crib" if nxt.kind is ShowKind.CRIB else "hand"
         shown = "  ".join(T.card_text(c) for c in (known or self.cards or [])) or "cards not known"
         self.heading = f"{who}'s {what}: {shown}   starter {starter}"
         self.ids.accept.disabled = self.total is None or not self.count_first
@@ -255,7 +256,7 @@ class ShowScreen(CribScreen):
         choose from when the game does not know the hand (pegged by points) and the photo holds
         more than one it could be."""
         nxt, photo_show = view.next_show, self.context.get("photo_show")
-        if nxt.cards or nxt.kind != "hand" or photo_show is None:
+        if nxt.cards or nxt.kind is not ShowKind.HAND or photo_show is None:
             group, note = present.group_for(photo_show, nxt.cards, nxt.kind)
             return group, note, []
         counted = {card for shown in view.shown for card in shown.cards}
@@ -338,16 +339,16 @@ class ShowScreen(CribScreen):
         nxt = view.next_show
         unavailable = ({p.card for p in view.play if p.card != "go"} | ({view.starter} if view.starter else set())
                        | {c for shown in view.shown for c in shown.cards})
-        if nxt.kind == "hand":  # the cards its player laid in the play are in it
+        if nxt.kind is ShowKind.HAND:  # the cards its player laid in the play are in it
             unavailable -= {p.card for p in view.play if p.seat == nxt.seat}
-        whose = f"{view.players[nxt.seat]}'s" if nxt.kind == "hand" else "The crib's"
+        whose = f"{view.players[nxt.seat]}'s" if nxt.kind is ShowKind.HAND else "The crib's"
         CardPicker(f"{whose} 4 cards", multi=4, unavailable=unavailable, on_done=self._count_typed).open()
 
     def _count_typed(self, cards) -> None:
         self.typed = list(cards)
         view = self.companion.view
         starter, nxt = view.starter, view.next_show
-        crib = nxt is None or nxt.kind == "crib"
+        crib = nxt is None or nxt.kind is ShowKind.CRIB
         whose = "Crib" if nxt is None else f"{view.players[nxt.seat]}'s {'crib' if crib else 'hand'}"
         heading = f"{whose}: " + "  ".join(T.card_text(c) for c in cards) + f"   starter {T.card_text(starter)}"
 
@@ -408,7 +409,7 @@ class ShowScreen(CribScreen):
         """The count just claimed, shown now: its cards, breakdown and total beside the claim,
         the muggins offer when points were missed, and the way on."""
         who = view.players[count.seat]
-        what = "crib" if count.kind == "crib" else "hand"
+        what = "crib" if count.kind is ShowKind.CRIB else "hand"
         cards = "  ".join(T.card_text(c) for c in count.cards)
         self.heading = f"{who}'s {what}: {cards}   starter {T.card_text(count.starter)}   claimed {count.claimed}"
         self.note = ""
