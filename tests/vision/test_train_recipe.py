@@ -109,7 +109,8 @@ def test_bad_recipe_input_is_one_line(tmp_path, capsys, args, message):
     assert not work.exists()
 
 
-DETECTOR_STAGE = '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "git:1:x"\nepochs = 2\nthreads = 1\n'
+DETECTOR_STAGE = '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "git:1:x"\nepochs = 2\nthreads = 1\nlr0 = 0.001\n'
+A_READER_STAGE = '[[stage]]\nname = "a"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nlr = 1e-4\n'
 
 
 @pytest.mark.parametrize("text, message", [
@@ -117,10 +118,13 @@ DETECTOR_STAGE = '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "git:1:x"\n
     ('[[stage]]\nname = "a"\nmodel = "lens"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\n', "model 'lens'"),
     ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nspeed = 2\n', "speed"),
     ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "models/x.onnx"\nepochs = 1\nthreads = 1\n', "neither imagenet"),
-    ('[[stage]]\nname = "a"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nafter = "b"\n',
-     "after 'b' is not an earlier stage"),
-    ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n[[stage]]\nname = "a"\nmodel = "reader"\n'
-     'start = "git:1:x"\nepochs = 1\nthreads = 1\n[calibration.interpret]\nread_flor = 0.2\n', "bad [calibration]: "),
+    (A_READER_STAGE + 'after = "b"\n', "after 'b' is not an earlier stage"),
+    ('name = "x"\nversion = "1"\ndetector_from = "a"\nreader_from = "a"\n' + A_READER_STAGE +
+     '[calibration.interpret]\nread_flor = 0.2\n', "bad [calibration]: "),
+    (A_READER_STAGE.replace("lr = 1e-4\n", ""), "stage 1: a reader stage names its learning rate, lr > 0"),
+    (A_READER_STAGE.replace("lr = 1e-4", "lr = 0.0"), "stage 1: a reader stage names its learning rate, lr > 0"),
+    (DETECTOR_STAGE.replace("lr0 = 0.001\n", "lr = 0.001\n"),
+     "stage 1: a detector stage names its learning rate, lr0 > 0"),
     (DETECTOR_STAGE + 'schedule = "gpu"\n', "schedule 'gpu' is not one of from-start, finetune, device"),
     (DETECTOR_STAGE.replace("git:1:x", "imagenet:x.yaml") + 'schedule = "device"\n',
      "a device stage starts from a checkpoint, git:<commit>:<path>"),
@@ -134,7 +138,7 @@ def test_a_malformed_recipe_names_what_is_wrong(text, message):
         recipes.parse_recipe(text, "bad")
 
 
-READER_STAGE = ('[[stage]]\nname = "r"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\n'
+READER_STAGE = ('[[stage]]\nname = "r"\nmodel = "reader"\nstart = "git:1:x"\nepochs = 1\nthreads = 1\nlr = 1e-4\n'
                 '[stage.data]\nreal_sets = []\ncrops = [{ scenes = 2, seed = 29, mix = "v4", %s }]\n')
 
 
@@ -266,7 +270,7 @@ def test_a_reader_stage_cut_at_a_detector_s_boxes_replays_at_a_tiny_scale(tmp_pa
             f'"rf100-poker"]\nreal_at_boxes_of = "{models}"\n'
             f'crops = [{{ scenes = 2, seed = 29, mix = "v4", layout = "fan", boxes = "detector", detector = "{models}" }}]\n')
     recipe = recipes.parse_recipe(text.replace('detector_from = "r"', 'detector_from = "d"') + (
-        '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "imagenet:x.yaml"\nepochs = 1\nthreads = 1\n'
+        '[[stage]]\nname = "d"\nmodel = "detector"\nstart = "imagenet:x.yaml"\nepochs = 1\nthreads = 1\nlr0 = 0.01\n'
         '[stage.data]\nreal_sets = []\n'), "boxes")
     done = recipes.replay(recipe, tmp_path / "work", None, stages=[1], scale=recipes.TINY, log=lambda _: None)
     crops = sorted(p.name for p in (tmp_path / "work" / "01_r" / "crops").iterdir())

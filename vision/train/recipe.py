@@ -91,11 +91,11 @@ class Stage:
     data: Data
     after: str | None = None
     schedule: str = "finetune"  # detector: one of SCHEDULES
-    lr0: float = 0.0  # detector
+    lr0: float = 0.0  # detector: its learning rate, which the stage must name (0: not named)
     lrf: float = 0.1  # detector
     stop_after: int | None = None  # detector: the run ended after this many epochs of its schedule
     cache: str = DetectorRecipe.cache  # detector: where ultralytics keeps decoded images ("disk" at 640 px in 24 GB)
-    lr: float = 0.0  # reader
+    lr: float = 0.0  # reader: its learning rate, which the stage must name (0: not named)
     imgsz: int = DetectorRecipe.imgsz
     batch: int = DetectorRecipe.batch
     real_repeat: int = REAL_REPEAT  # the real crops (reader) or the real sets (device stage) this many times an epoch
@@ -222,6 +222,9 @@ def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = (
                     (c.detector is not None and not _is_models_reference(c.detector)):
                 raise RecipeError(f"{where}: crops at the detector's boxes name its models folder as "
                                   "detector = \"git:<commit>:<folder>\" (and only they do)")
+        rate = "lr0" if stage.model == "detector" else "lr"
+        if not getattr(stage, rate) > 0:  # no default: a rate left out would train nothing, silently
+            raise RecipeError(f"{where}: a {stage.model} stage names its learning rate, {rate} > 0")
         stages.append(stage)
     if not stages:
         raise RecipeError(f"{name}: no [[stage]]")
