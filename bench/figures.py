@@ -169,7 +169,7 @@ def measure(progress=print, real_kernels: bool = False) -> str:
                  + (f", real recall {real_runs[-1][0]['recall']:.2%}" if len(real_runs) > number else "")
                  + f" ({time.perf_counter() - start:.0f} s)")
     summary = sample_runs[0][0]
-    version = made.config.get("version", "?")
+    version = made.models.version
     lines = ["```", f"crib samples: {summary.line()}"]
     lines.append(real_line(default_real) if default_real else "{real}")
     lines.append("```")

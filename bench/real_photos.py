@@ -157,7 +157,7 @@ def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
     scenes = [p for p in photos if p.family != "crops" and p.cards]
     crops = [p for p in photos if p.family == "crops" and p.corners and p.corners[0].code]
     print(f"real validation photos: {len(scenes)} scenes ({len(photos) - len(scenes) - len(crops)} showing no card "
-          f"left out), {len(crops)} index crops; models v{recognizer.config.get('version', '?')}, "
+          f"left out), {len(crops)} index crops; models v{recognizer.models.version}, "
           f"backend {recognizer.backend}")
     closeups = frozenset(p.name for p in scenes if is_closeup(p))
     at_1x = []

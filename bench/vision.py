@@ -262,7 +262,7 @@ def print_speed(recognizer, results, totals, jpegs, args, zoom) -> None:
     print(f"\nmachine: {os.cpu_count()} cores, load average {load:.2f} during the run (other work slows every timing)")
     median = statistics.median(totals)
     width, height = args.size
-    print(f"end-to-end per {width}x{height} JPEG (onnxruntime, models v{recognizer.config.get('version', '?')}, "
+    print(f"end-to-end per {width}x{height} JPEG (onnxruntime, models v{recognizer.models.version}, "
           f"detector {recognizer.detector_size}px, zoom {'on' if recognizer.zoom else 'off'}): median {median:.1f} ms, "
           f"p90 {_percentile(totals, 90):.1f} ms (decode {statistics.median(ms['decode']):.1f}, "
           f"infer {statistics.median(ms['infer']):.1f}, post {statistics.median(ms['post']):.1f}, second look "

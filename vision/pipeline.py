@@ -68,7 +68,6 @@ class Recognizer:
                  look_again: bool | None = None):
         loaded = read_models(models)
         self.models: LoadedModels = loaded
-        self.config = loaded.raw  # models.json as read (its version, provenance)
         # the tunables, with the values calibrated to these models (models.json "calibration");
         # the caller's thresholds over the models' (InterpretConfig checks each is in 0..1); where the
         # doubt model decides the flags, interpret keeps its own confirm_below (its flags still
