@@ -13,9 +13,10 @@ from typing import Callable
 
 from companion.game.phase import Phase
 from companion.game.session import GameSession
+from companion.paths import sample_images
 
 ROOT = Path(__file__).resolve().parents[2]
-PHOTO = ROOT / "sample_images" / "hand_starter_papers.jpg"
+PHOTO = sample_images() / "hand_starter_papers.jpg"  # a checkout's, else the installed package's
 ANN, BEN = ["2C", "3D", "4S", "7H"], ["8S", "8D", "TC", "JS"]
 # The longest show there is, with the starter 5♦: a 29 hand (15 combinations) and a 24 crib (10)
 HAND_29, CRIB_24, STARTER_29 = ["5H", "5C", "5S", "JD"], ["4C", "4H", "6C", "6H"], "5D"
