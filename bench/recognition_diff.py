@@ -80,11 +80,13 @@ def large_jpegs(folder: Path, record: bool) -> list[tuple[str, bytes]]:
     return [(f.name, f.read_bytes()) for f in sorted(folder.glob("*.jpg"))]
 
 
-def run_set(recognizer, parts: tuple[str, ...], folder: Path, record: bool) -> dict[str, dict]:
-    results: dict[str, dict] = {}
+def photo_set(parts: tuple[str, ...], folder: Path, record: bool):
+    """The set's photos in order, each as (key, what ``Recognizer.recognize`` reads, name): the
+    samples from their files, the real validation scenes as pixels, the scenes' and the large
+    photos' JPEGs from ``folder`` (written there first on ``record``)."""
     if "samples" in parts:
         for path in sorted((ROOT / "sample_images").glob("*.jpg")):
-            results[f"samples/{path.name}"] = record_of(recognizer.recognize(path, path.name))
+            yield f"samples/{path.name}", path, path.name
     if "real" in parts:
         from bench.real_photos import validation_scenes
         from vision.train.real_cards import RealDataError
@@ -95,14 +97,17 @@ def run_set(recognizer, parts: tuple[str, ...], folder: Path, record: bool) -> d
             print(f"real photos left out: {exc}")
             photos = []
         for photo in photos:
-            results[f"real/{photo.name}"] = record_of(recognizer.recognize(cv2.imread(str(photo.image)), photo.name))
+            yield f"real/{photo.name}", cv2.imread(str(photo.image)), photo.name
     if "scenes" in parts:
         for name, data in scene_jpegs(folder / "scenes", record):
-            results[f"scenes/{name}"] = record_of(recognizer.recognize(data, name))
+            yield f"scenes/{name}", data, name
     if "large" in parts:
         for name, data in large_jpegs(folder / "large", record):
-            results[f"large/{name}"] = record_of(recognizer.recognize(data, name))
-    return results
+            yield f"large/{name}", data, name
+
+
+def run_set(recognizer, parts: tuple[str, ...], folder: Path, record: bool) -> dict[str, dict]:
+    return {key: record_of(recognizer.recognize(source, name)) for key, source, name in photo_set(parts, folder, record)}
 
 
 def _close(a, b, tolerance: float) -> bool:

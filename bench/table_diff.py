@@ -102,28 +102,14 @@ def table_results(recognition) -> dict:
 
 
 def recognitions(scenes: Path) -> dict:
-    """The set's recognitions, as ``bench/recognition_diff.py`` reads them."""
-    import cv2
-
+    """The set's recognitions, as ``bench/recognition_diff.py`` reads them (its scenes from the
+    baseline folder ``scenes``)."""
+    from bench.recognition_diff import photo_set
     from vision import Recognizer
 
     recognizer = Recognizer()
-    out = {}
-    for path in sorted((ROOT / "sample_images").glob("*.jpg")):
-        out[f"samples/{path.name}"] = recognizer.recognize(path, path.name)
-    from bench.real_photos import validation_scenes
-    from vision.train.real_cards import RealDataError
-
-    try:
-        photos = validation_scenes()
-    except RealDataError as exc:
-        print(f"real photos left out: {exc}")
-        photos = []
-    for photo in photos:
-        out[f"real/{photo.name}"] = recognizer.recognize(cv2.imread(str(photo.image)), photo.name)
-    for path in sorted((scenes / "scenes").glob("scene*.jpg")):
-        out[f"scenes/{path.stem}"] = recognizer.recognize(path.read_bytes(), path.stem)
-    return out
+    return {key: recognizer.recognize(source, name)
+            for key, source, name in photo_set(("samples", "real", "scenes"), scenes, record=False)}
 
 
 def main(argv=None) -> int:
