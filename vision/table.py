@@ -91,16 +91,21 @@ def with_cards(recognition: Recognition, cards: Sequence[RecognizedCard], said: 
         return recognition
     gone = {c.card for c in recognition.cards} - {c.card for c in cards}
     layout, rows = laid_out(cards, recognition.unread_boxes, config)
-    ordered: list[RecognizedCard] = []
-    groups: list[CardGroup] = []
-    for group in layout.groups:
-        members = [rows[m] for m in group.members if rows[m] is not None]
-        ordered += members
-        groups.append(CardGroup(Role(group.role), tuple(c.card for c in members)))
     kept = tuple(n for n in recognition.warnings
                  if not (n.code in LAYOUT_CODES or n.code in _OF_A_CARD and n.args and n.args[0] in gone))
-    return replace(recognition, cards=tuple(ordered), groups=tuple(groups),
+    return replace(recognition, **_table_of(_grouped(layout, rows)),
                    warnings=kept + tuple(said) + tuple(layout.warnings))
+
+
+def _grouped(layout: Layout, rows: list[RecognizedCard | None]) -> list[tuple[Role, list[RecognizedCard]]]:
+    """Each group of ``layout`` (``laid_out``'s) as its role and its cards (its unread boxes left out)."""
+    return [(Role(g.role), [rows[m] for m in g.members if rows[m] is not None]) for g in layout.groups]
+
+
+def _table_of(grouped: Sequence[tuple[Role, Sequence[RecognizedCard]]]) -> dict:
+    """A recognition's ``cards`` (in group order) and ``groups`` from the groups' roles and cards."""
+    return {"cards": tuple(c for _role, cards in grouped for c in cards),
+            "groups": tuple(CardGroup(role, tuple(c.card for c in cards)) for role, cards in grouped)}
 
 
 def as_the_player_says(recognition: Recognition, *, named: Sequence[RecognizedCard] = (),
@@ -173,16 +178,13 @@ def _trusted(recognition: Recognition, named: Sequence[RecognizedCard] = (), *, 
     apart = [c for c in named if starter is not None and _alone(layout, rows, c)]
     if apart:  # a named card lying apart never takes the starter's place
         layout, rows = laid_out([c for c in kept if all(c is not a for a in apart)], unread)
-    members = [[rows[m] for m in g.members if rows[m] is not None] for g in layout.groups]
-    grouped = [(Role(g.role), cards) for g, cards in zip(layout.groups, members) if cards]
+    grouped = [(role, cards) for role, cards in _grouped(layout, rows) if cards]
     grouped += [(Role.UNKNOWN, [c]) for c in apart] + [(Role.UNKNOWN, [card]) for card, _under in aside]
     said = [Notice(Code.NAMED_APART, (c.card, starter)) for c in apart]
     said += [Notice(Code.SET_ASIDE, (card.card, under.card)) for card, under in aside]
     warnings = (tuple(n for n in recognition.warnings if n.code not in TABLE_CODES)
                 + tuple(layout.warnings) + tuple(said))
-    return replace(recognition, cards=tuple(c for _role, cards in grouped for c in cards),
-                   groups=tuple(CardGroup(role, tuple(c.card for c in cards)) for role, cards in grouped),
-                   warnings=warnings)
+    return replace(recognition, **_table_of(grouped), warnings=warnings)
 
 
 def _no_worse_without(card: RecognizedCard, kept: list, without: list, unread: Sequence[tuple]) -> bool:
