@@ -73,13 +73,13 @@ class Recognizer:
         # doubt model decides the flags, interpret keeps its own confirm_below (its flags still
         # steer the steps after it: ``vision.phantoms``)
         self.doubt: DoubtModel | None = loaded.doubt
+        models_own = loaded.settings.interpret
         chosen = {"confirm_below": confirm_below, "lone_index_score": lone_index_score,
                   "unread_card_score": unread_card_score}
-        replace(loaded.settings.interpret, **{k: v for k, v in chosen.items() if v is not None})  # checks them
+        interpret = replace(models_own, **{k: v for k, v in chosen.items() if v is not None})  # checks them
         if self.doubt is not None:
-            chosen["confirm_below"] = None
-        self.settings: RecognitionConfig = replace(loaded.settings, interpret=replace(
-            loaded.settings.interpret, **{k: v for k, v in chosen.items() if v is not None}))
+            interpret = replace(interpret, confirm_below=models_own.confirm_below)
+        self.settings: RecognitionConfig = replace(loaded.settings, interpret=interpret)
         self.flag_below = loaded.flag_below if confirm_below is None else confirm_below
         self.zoom = loaded.zoom if zoom is None else zoom
         self.look_again = loaded.second_look if look_again is None else look_again
