@@ -29,13 +29,23 @@ $(VENV)/bin/activate:
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
+# The build requirements pyproject.toml declares ([build-system] requires: a setuptools new enough
+# for `license = "MIT"`, and wheel), read from it, into the venv: `make dist` builds without build
+# isolation, and Python's own venv brings an older setuptools (65.5 with 3.11). A venv made before
+# this rule gets them too (it has no stamp yet), and again whenever pyproject.toml changes; the
+# install stamps only need it made first (order-only: a new build stamp reinstalls nothing).
+$(VENV)/.build-stamp: $(VENV)/bin/activate pyproject.toml
+	$(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")' \
+		| xargs -r -d '\n' $(PIP) install -q --upgrade
+	touch $@
+
 # Run-time install: no torch.
-$(VENV)/.run-stamp: $(VENV)/bin/activate pyproject.toml setup.py
+$(VENV)/.run-stamp: $(VENV)/bin/activate pyproject.toml setup.py | $(VENV)/.build-stamp
 	$(PIP) install -q -e .
 	touch $@
 
 # Everything for the tests (torch + ultralytics for the smoke training, kivy for the UI).
-$(VENV)/.test-stamp: $(VENV)/bin/activate pyproject.toml setup.py
+$(VENV)/.test-stamp: $(VENV)/bin/activate pyproject.toml setup.py | $(VENV)/.build-stamp
 	$(PIP) install -q -e '.[train,test,app]'
 	touch $@ $(VENV)/.run-stamp
 
@@ -86,8 +96,9 @@ screenshots: deps venv-run
 
 # The package a player installs: the sdist and, built from it, the wheel (both carry the models
 # and the sample photos) into build/dist/, from the committed tree (git archive HEAD). .ci/wheel
-# installs such a wheel in a fresh venv and runs it from another folder.
-dist: venv-run
+# installs the wheel a fresh clone's `make dist` builds in a fresh venv and runs it from another
+# folder. Building needs only the build requirements (the version is read from the source).
+dist: $(VENV)/.build-stamp
 	rm -rf build/dist build/sdist-src && mkdir -p build/dist build/sdist-src
 	git archive HEAD | tar -x -C build/sdist-src
 	cd build/sdist-src && $(abspath $(PY)) -c 'import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])' ../dist
