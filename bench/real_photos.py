@@ -22,9 +22,6 @@ import cv2
 import numpy as np
 
 SCALES = (1.0, 0.5, 2.0)
-# A desk photo whose labelled corners' median long side is this share of the photo or more is a
-# close-up (the desk validation photos: 0.05-0.27, median 0.17; 22 of 89 at 0.2 or more).
-CLOSEUP_INDEX = 0.2
 
 
 def validation_scenes() -> list:
@@ -36,8 +33,9 @@ def validation_scenes() -> list:
 
 
 def is_closeup(photo) -> bool:
-    sides = [max(c.box[2] - c.box[0], c.box[3] - c.box[1]) for c in photo.corners if c.code]
-    return photo.family == "desk" and bool(sides) and float(np.median(sides)) >= CLOSEUP_INDEX
+    from vision.train.real_cards import is_closeup_photo
+
+    return is_closeup_photo(photo)
 TARGET_PRECISION, TARGET_UNREAD = 0.995, 0.01
 
 
@@ -149,12 +147,17 @@ def reader_on_crops(recognizer, photos) -> tuple[int, int]:
     return right, len(photos)
 
 
-def real_bench(recognizer, verbose: bool = False, scales=SCALES) -> list[dict]:
-    """The full tables; returns the scores at 1x."""
+def real_bench(recognizer, verbose: bool = False, scales=SCALES, half: str | None = None) -> list[dict]:
+    """The full tables (``half``: only that half of the validation photos' scenes); returns the scores at 1x."""
+    from vision.train.doubt_halves import read_halves
     from vision.train.real_sets import real_photos_of
 
     photos = real_photos_of("val")
     scenes = [p for p in photos if p.family != "crops" and p.cards]
+    if half is not None:
+        halves = read_halves()
+        scenes = [p for p in scenes if halves.get(p.name) == half]
+        print(f"half {half} of the validation photos (vision/train/real_val_halves.txt): {len(scenes)} scenes")
     crops = [p for p in photos if p.family == "crops" and p.corners and p.corners[0].code]
     print(f"real validation photos: {len(scenes)} scenes ({len(photos) - len(scenes) - len(crops)} showing no card "
           f"left out), {len(crops)} index crops; models v{recognizer.models.version}, "

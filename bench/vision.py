@@ -325,6 +325,9 @@ def main(argv=None) -> int:
     parser.add_argument("--real", action="store_true",
                         help="only the real validation photos: tables per family at 0.5x, 1x and 2x size")
     parser.add_argument("--real-scales", default="1,0.5,2", help="sizes the real photos are judged at (default 1,0.5,2)")
+    parser.add_argument("--half", choices=("a", "b"), default=None,
+                        help="with --real: only that half of the validation photos (vision/train/real_val_halves.txt; "
+                             "the shipped doubt model is tuned on a, so b judges it)")
     args = parser.parse_args(argv)
 
     from vision.pipeline import Recognizer
@@ -334,7 +337,7 @@ def main(argv=None) -> int:
 
         zoom = False if args.no_zoom else None
         real_bench(Recognizer(args.models, backend="onnxruntime", confirm_below=args.conf, zoom=zoom), args.verbose,
-                   tuple(float(v) for v in args.real_scales.split(",")))
+                   tuple(float(v) for v in args.real_scales.split(",")), half=args.half)
         return 0
     decks, seeds = check_args(args, parser)
 

@@ -46,7 +46,64 @@ FEATURES = {
     "red_ink_on_black": lambda e: e.ink_red if e.ink_red >= 0 and not e.red_suit else 0.0,  # -1: no colour
     "black_ink_on_red": lambda e: 1.0 - e.ink_red if e.ink_red >= 0 and e.red_suit else 0.0,
     "log_sharpness": lambda e: math.log(max(e.sharpness, 1e-3)) if e.sharpness >= 0 else None,
+    # what the photo says about itself (issue 54): dark, faint, tinted, grainy, blurred, hard all over
+    "log_ground": lambda e: math.log(max(e.ground, 1.0) / 255.0) if e.ground >= 0 else None,
+    "log_contrast": lambda e: math.log(max(e.contrast, 1.0) / 255.0) if e.contrast >= 0 else None,
+    "cast": lambda e: e.cast if e.cast >= 0 else None,
+    "log_noise": lambda e: math.log(max(e.noise, 1e-4)) if e.noise >= 0 else None,
+    "photo_log_ground": lambda e: math.log(max(e.photo_ground, 1.0) / 255.0) if e.photo_ground >= 0 else None,
+    "photo_log_sharpness": lambda e: math.log(max(e.photo_sharpness, 1e-3)) if e.photo_sharpness >= 0 else None,
+    "others_logit": lambda e: _logit(e.others) if e.others >= 0 else None,
 }
+
+@dataclass(frozen=True)
+class PhotoLimits:
+    """How bad a photo may look before the player is told (``Code.PHOTO_ADVICE``): measured on the
+    tuning photos as taken (the 5th percentile of their cards' paper brightness and sharpness, the
+    95th of their tint and grain; ``vision.train.doubt``). A photo past one of them, with a card
+    flagged, is too dark, blurred, tinted or grainy to trust, whatever the reader says."""
+
+    dark_below: float  # the median paper brightness of the photo's card indices (0-255)
+    blurred_below: float  # their median sharpness
+    tinted_above: float  # their median colour cast
+    grainy_above: float  # their median grain
+
+    @classmethod
+    def from_json(cls, block: dict) -> "PhotoLimits":
+        try:
+            return cls(float(block["dark_below"]), float(block["blurred_below"]), float(block["tinted_above"]),
+                       float(block["grainy_above"]))
+        except KeyError as exc:
+            raise DoubtModelError(f"doubt: limits: missing {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            raise DoubtModelError(f"doubt: limits: {exc}") from None
+
+    def as_json(self) -> dict:
+        return {"dark_below": self.dark_below, "blurred_below": self.blurred_below,
+                "tinted_above": self.tinted_above, "grainy_above": self.grainy_above}
+
+    def what_is_wrong(self, evidence: list[Evidence]) -> str | None:
+        """A ``PHOTO_ADVICE`` key for a photo whose cards have this ``evidence``, or None."""
+        def median(values):
+            values = sorted(v for v in values if v >= 0)
+            return values[len(values) // 2] if values else None
+
+        ground, sharp = median(e.ground for e in evidence), median(e.sharpness for e in evidence)
+        cast, grain = median(e.cast for e in evidence), median(e.noise for e in evidence)
+        if ground is not None and ground < self.dark_below:
+            return "dark"
+        if sharp is not None and sharp < self.blurred_below:
+            return "blurred"
+        if grain is not None and grain > self.grainy_above:
+            return "grainy"
+        if cast is not None and cast > self.tinted_above:
+            return "tinted"
+        return None
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
 
 class DoubtModelError(ValueError):
     """models.json's ``"doubt"`` block cannot be read (one line, names what is wrong)."""
@@ -71,6 +128,15 @@ class DoubtModel:
     flag_below: float
     risk: str = ""
     provenance: dict = field(default_factory=dict, compare=False)
+    # A card is read a second time only when its chance, that reading assumed to agree with the
+    # first, is under this (1.0: every card): the sure ones cost the photo nothing more.
+    reread_below: float = 1.0
+    # Each standardised feature is held within +-clip (0: not held): a photo far outside what the
+    # model was fitted on (a dark look's paper, a grainy one's sharpness) pulls no further than that.
+    clip: float = 0.0
+    # When a photo with a card flagged is worse than the photos the model was tuned on, as taken
+    # (``PhotoLimits``), the player is told what to do about it (``Code.PHOTO_ADVICE``).
+    limits: "PhotoLimits | None" = None
 
     def __post_init__(self) -> None:
         n = len(self.features)
@@ -83,13 +149,19 @@ class DoubtModel:
             raise DoubtModelError(f"doubt: flag_below must be between 0 and 1, got {self.flag_below}")
         if any(s <= 0 for s in self.scale):
             raise DoubtModelError("doubt: every scale must be positive")
+        if self.clip < 0:
+            raise DoubtModelError(f"doubt: clip must be 0 (none) or positive, got {self.clip}")
+        if not self.flag_below <= self.reread_below <= 1.0:
+            raise DoubtModelError(f"doubt: reread_below must be between flag_below and 1, got {self.reread_below}")
 
     @classmethod
     def from_json(cls, block: dict) -> "DoubtModel":
         try:
             return cls(tuple(block["features"]), tuple(map(float, block["mean"])), tuple(map(float, block["scale"])),
                        tuple(map(float, block["coefficients"])), float(block["intercept"]),
-                       float(block["flag_below"]), str(block.get("risk", "")), dict(block.get("provenance", {})))
+                       float(block["flag_below"]), str(block.get("risk", "")), dict(block.get("provenance", {})),
+                       float(block.get("reread_below", 1.0)), float(block.get("clip", 0.0)),
+                       PhotoLimits.from_json(block["limits"]) if "limits" in block else None)
         except KeyError as exc:
             raise DoubtModelError(f"doubt: missing {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:
@@ -100,17 +172,25 @@ class DoubtModel:
     def as_json(self) -> dict:
         return {"model": "logistic", "features": list(self.features), "mean": list(self.mean),
                 "scale": list(self.scale), "coefficients": list(self.coefficients), "intercept": self.intercept,
-                "flag_below": self.flag_below, "risk": self.risk, "provenance": self.provenance}
+                "clip": self.clip, "flag_below": self.flag_below, "reread_below": self.reread_below, "risk": self.risk,
+                "provenance": self.provenance, **({"limits": self.limits.as_json()} if self.limits else {})}
 
     def terms(self, evidence: Evidence) -> list[float]:
         """Each feature's pull on the log-odds, against a typical card (the fitting data's mean)."""
         values = [FEATURES[name](evidence) for name in self.features]
-        return [0.0 if v is None else c * (v - m) / s
+        return [0.0 if v is None else c * self._held((v - m) / s)
                 for v, m, s, c in zip(values, self.mean, self.scale, self.coefficients)]
 
+    def _held(self, z: float) -> float:
+        return min(max(z, -self.clip), self.clip) if self.clip else z
+
     def probability(self, evidence: Evidence) -> float:
-        z = self.intercept + sum(self.terms(evidence))
-        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+        return _sigmoid(self.intercept + sum(self.terms(evidence)))
+
+    def needs_reading(self, evidence: Evidence) -> bool:
+        """Whether a card whose second reading is assumed to agree with its first (``again`` equal
+        to ``reader``) is still unsure enough to be read again."""
+        return self.reread_below >= 1.0 or self.probability(replace(evidence, again=evidence.reader)) < self.reread_below
 
     def why(self, evidence: Evidence) -> str:
         """The feature that pulls the probability down the most (a ``notices.DOUBT_WHY`` key)."""
@@ -150,6 +230,10 @@ def weigh(recognition: Recognition, model: DoubtModel, flag_below: float | None 
         cards.append(replace(card, confidence=p, confirm=confirm, runner_up_confidence=runner_p))
         if p < threshold and counts[card.card] == 1:
             said.append(Notice(Code.DOUBTFUL, (card.card, p, card.runner_up, model.why(card.evidence))))
+    evidence = [c.evidence for c in cards if c.evidence is not None]
+    doubtful = sum(c.confirm for c in cards if c.evidence is not None)
+    if model.limits is not None and doubtful and (what := model.limits.what_is_wrong(evidence)) is not None:
+        said.insert(0, Notice(Code.PHOTO_ADVICE, (what, doubtful, len(evidence))))  # another photo first
     kept = tuple(n for n in recognition.warnings
                  if not (n.code in _READING_NOTICES and n.args and n.args[0] in weighed))
     return replace(recognition, cards=tuple(cards), warnings=kept + tuple(said))

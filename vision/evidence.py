@@ -23,6 +23,15 @@ class Evidence:
     ink_red: float = -1.0  # the share of its index's ink that is red (-1: not measured)
     red_suit: bool = False  # the card read is a heart or a diamond
     sharpness: float = -1.0  # how sharp its index is: the Laplacian's deviation over the ink's contrast (-1: not measured)
+    # What the photo says about itself (``vision.second_reading``; -1: not measured): a read in a dark,
+    # tinted, noisy or blurred photo is less sure than the reader says.
+    ground: float = -1.0  # its index's paper: the 90th percentile of the crop's grey (0-255)
+    contrast: float = -1.0  # its index's ink against the paper: grey's 95th - 5th percentile (0-255)
+    cast: float = -1.0  # how tinted its paper is: (max - min) / mean of the paper's B, G, R (-1: no colour)
+    noise: float = -1.0  # the paper's grain: deviation of grey from its 3x3 median on the paper, over contrast
+    photo_ground: float = -1.0  # the median ``ground`` of the photo's cards
+    photo_sharpness: float = -1.0  # the median ``sharpness`` of the photo's cards
+    others: float = -1.0  # the mean reader probability of the photo's other cards (-1: none)
     index_box: tuple[float, float, float, float] | None = None  # its best index, photo pixels (not a feature)
 
     def as_json(self) -> dict:
@@ -31,4 +40,7 @@ class Evidence:
                 "corners": self.corners, "disputed": self.disputed, "second_look": self.second_look,
                 "column": self.column, "index_px": round(self.index_px, 1), "again": round(self.again, 4),
                 "ink_red": round(self.ink_red, 4), "red_suit": self.red_suit,
-                "sharpness": round(self.sharpness, 4)}
+                "sharpness": round(self.sharpness, 4), "ground": round(self.ground, 1),
+                "contrast": round(self.contrast, 1), "cast": round(self.cast, 4), "noise": round(self.noise, 4),
+                "photo_ground": round(self.photo_ground, 1), "photo_sharpness": round(self.photo_sharpness, 4),
+                "others": round(self.others, 4)}

@@ -42,6 +42,8 @@ class Code(StrEnum):
     # The player's table (``vision.table``): the groups built from the cards the player can trust.
     NAMED_APART = "named_apart"  # (code, the starter): a card the player named lies apart, not counted
     SET_ASIDE = "set_aside"  # (code, card it sits on): a flagged card kept out of the groups until confirmed
+    # The doubt model (``vision.doubt``): the photo itself made cards doubtful.
+    PHOTO_ADVICE = "photo_advice"  # (what: a PHOTO_ADVICE key, cards doubtful, cards weighed)
 
 
 # Why a role is a guess (``Code.ROLE_GUESSED``'s third argument).
@@ -77,7 +79,29 @@ DOUBT_WHY = {
     "red_ink_on_black": "its ink looks red for a black suit",
     "black_ink_on_red": "its ink does not look red for a red suit",
     "log_sharpness": "its index is blurred",
+    "log_ground": "it lies in shadow",
+    "log_contrast": "its ink is faint against the card",
+    "cast": "the light is tinted",
+    "log_noise": "the photo is grainy",
+    "photo_log_ground": "the photo is dark",
+    "photo_log_sharpness": "the photo is blurred",
+    "others_logit": "the photo's other cards are hard to read too",
 }
+
+
+# What is wrong with a photo worse than the tuning photos as taken, with a card doubtful in it
+# (``Code.PHOTO_ADVICE``), and what the player can do about it.
+PHOTO_ADVICE = {
+    "dark": "too dark to trust: more light, or the flash",
+    "blurred": "blurred: hold still and let the camera focus",
+    "tinted": "the light is tinted: daylight or a white lamp",
+    "grainy": "grainy: more light",
+}
+
+
+def _photo_advice(what: str, doubtful: int, weighed: int) -> str:
+    cards = "card" if weighed == 1 else "cards"
+    return f"the photo is {PHOTO_ADVICE[what]} ({doubtful} of {weighed} {cards} doubtful in it); take another"
 
 
 def percent_sure(p: float) -> str:
@@ -137,6 +161,7 @@ _TEXT = {
     Code.COLUMN_CARD: lambda code, p: f"{code} read at {p:.2f} on the index column of a fan or row, with no card "
                                       f"box of its own: confirm this card",
     Code.DOUBTFUL: _doubtful,
+    Code.PHOTO_ADVICE: _photo_advice,
     Code.LOW_CONFIDENCE: lambda code, p, runner, q: f"{code} read with low confidence {p:.2f}"
                                                     f"{_alternative(runner, q)}: confirm this card",
     Code.ONE_CORNER: lambda code, p, runner, q: f"{code} read from one corner only at {p:.2f}"

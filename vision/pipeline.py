@@ -172,7 +172,7 @@ class Recognizer:
         doubt model weighs that evidence, so models without one skip it."""
         if self.doubt is None:
             return result
-        return read_again(self.classifier.run, photo, result, self.crop_size, self.crop_margin)
+        return read_again(self.classifier.run, photo, result, self.crop_size, self.crop_margin, self.doubt.needs_reading)
 
     def weigh(self, result: Recognition) -> Recognition:
         """``result`` with each card's chance of being right and the flags the doubt model gives

@@ -1,7 +1,9 @@
 """A second reading of each named card's best index, as evidence for ``vision.doubt``: the reader
 again on the index turned half round and cut wider (``again``), and the colour of its ink
 (``ink_red``: a red suit prints red, a black one black; not measured on a black-and-white photo),
-and how sharp the index is."""
+how sharp the index is, and what the photo says about itself: how bright and tinted the paper
+of each index is, how grainy, how much ink stands out, and the photo's own medians of these and
+of the other cards' reads (a read in a dark or tinted photo is less sure than the reader says)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import numpy as np
 from vision.classes import CARD_INDEX
 from vision.crops import crop_square, crops_to_tensor
 from vision.decode import Photo
+from vision.evidence import Evidence
 from vision.read import softmax
 from vision.results import Recognition
 
@@ -58,28 +61,67 @@ def sharpness(crop_rgb: np.ndarray) -> float:
     return float(cv2.Laplacian(gray, cv2.CV_32F).std() / max(contrast, 8.0))
 
 
+def paper_and_ink(crop_rgb: np.ndarray, colour: bool) -> tuple[float, float, float, float]:
+    """An index crop's paper brightness (grey's 90th percentile), its ink's contrast (95th - 5th),
+    the paper's colour cast ((max - min) / mean of its R, G, B; -1 on a photo with no colour) and
+    its grain (the deviation of grey from its 3x3 median on the paper, over the contrast)."""
+    gray = cv2.cvtColor(crop_rgb, cv2.COLOR_RGB2GRAY)
+    low, high, ground = np.percentile(gray, (5, 95, 90))
+    contrast = float(high - low)
+    paper = gray >= min(ground, high) - 0.15 * max(contrast, 1.0)
+    cast = -1.0
+    if colour and paper.any():
+        rgb = crop_rgb[paper].astype(np.float32).mean(axis=0)
+        cast = float((rgb.max() - rgb.min()) / max(float(rgb.mean()), 1.0))
+    grain = np.abs(gray.astype(np.float32) - cv2.medianBlur(gray, 3).astype(np.float32))
+    noise = float(grain[paper].mean() / max(contrast, 8.0)) if paper.any() else 0.0
+    return float(ground), contrast, cast, noise
+
+
 def read_again(run_classifier: RunClassifier, photo: Photo, recognition: Recognition, size: int,
-               margin: float) -> Recognition:
-    """``recognition`` (boxes in photo pixels) with each card's evidence given its second reading
-    from ``photo``'s decoded pixels."""
+               margin: float, needs_reading: Callable[[Evidence], bool] | None = None) -> Recognition:
+    """``recognition`` (boxes in photo pixels) with each card's evidence given what its index and
+    the photo say (``photo``'s decoded pixels) and its second reading. ``needs_reading``: whether
+    a card, its second reading assumed to agree with the first, needs reading again (the doubt
+    model's question; None: every card is read again); a card that does not keeps ``again`` equal
+    to its first reading."""
     rows = [i for i, c in enumerate(recognition.cards) if c.evidence is not None and c.evidence.index_box is not None]
     if not rows:
         return recognition
     pixels_bgr = photo.pixels
-    crops, reds, sharp = [], [], []
+    boxes, crops, reds, sharp, papers = [], [], [], [], []
     colour = has_colour(pixels_bgr)
     for i in rows:
         box = photo.decoded_xyxy(np.asarray(recognition.cards[i].evidence.index_box, np.float64))
         crop = crop_square(pixels_bgr, box, size, margin)
-        crops.append(np.ascontiguousarray(crop[::-1, ::-1]))  # half round
-        crops.append(crop_square(pixels_bgr, box, size, margin * AGAIN_MARGIN))
+        boxes.append(box)
+        crops.append(crop)
         reds.append(ink_red_share(pixels_bgr, box) if colour else -1.0)
         sharp.append(sharpness(crop))
-    probs = softmax(np.asarray(run_classifier(crops_to_tensor(crops)), np.float32)).reshape(len(rows), 2, -1)
+        papers.append(paper_and_ink(crop, colour))
     cards = list(recognition.cards)
+    photo_ground = float(np.median([p[0] for p in papers]))
+    photo_sharpness = float(np.median(sharp))
+    readers = [cards[i].evidence.reader for i in rows]
     for k, i in enumerate(rows):
         card = cards[i]
-        again = float(probs[k, :, CARD_INDEX[card.card]].mean())
-        cards[i] = replace(card, evidence=replace(card.evidence, again=again, ink_red=reds[k],
-                                                           red_suit=card.card[-1] in "HD", sharpness=sharp[k]))
+        others = (sum(readers) - readers[k]) / (len(rows) - 1) if len(rows) > 1 else -1.0
+        ground, contrast, cast, noise = papers[k]
+        cards[i] = replace(card, evidence=replace(card.evidence, again=card.evidence.reader, ink_red=reds[k],
+                                                  red_suit=card.card[-1] in "HD", sharpness=sharp[k],
+                                                  ground=ground, contrast=contrast, cast=cast, noise=noise,
+                                                  photo_ground=photo_ground, photo_sharpness=photo_sharpness,
+                                                  others=others))
+    again = [k for k, i in enumerate(rows) if needs_reading is None or needs_reading(cards[i].evidence)]
+    if not again:
+        return replace(recognition, cards=tuple(cards))
+    twice = []
+    for k in again:
+        twice.append(np.ascontiguousarray(crops[k][::-1, ::-1]))  # half round
+        twice.append(crop_square(pixels_bgr, boxes[k], size, margin * AGAIN_MARGIN))
+    probs = softmax(np.asarray(run_classifier(crops_to_tensor(twice)), np.float32)).reshape(len(again), 2, -1)
+    for n, k in enumerate(again):
+        card = cards[rows[k]]
+        cards[rows[k]] = replace(card, evidence=replace(card.evidence,
+                                                        again=float(probs[n, :, CARD_INDEX[card.card]].mean())))
     return replace(recognition, cards=tuple(cards))

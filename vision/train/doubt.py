@@ -38,18 +38,68 @@ from vision.evidence import Evidence
 RISK = 0.0005
 FOLDS = 5
 C = 1.0  # scikit-learn's default inverse L2 strength: the features are standardised first
-FIRST_FIT_SEED = 8_600_000
+# Standardised features are held within +-CLIP (``DoubtModel.clip``): without it a dark or grainy
+# look's features, far outside the fitting data, made a wrong read 99.99 % sure out of fold.
+CLIP = 2.0
+FIRST_FIT_SEED = 8_600_000  # tuning seeds (8,500,000-8,999,999), clear of the 150 used since session 12
 # Cards that show in a real train photo its labels leave out (checked by eye): read, they are right.
-UNLABELLED = Path(__file__).resolve().parent / "frozen" / "real_train_unlabelled_cards.txt"  # tuning seeds (8,500,000-8,999,999), clear of the 150 used since session 12
-_EVIDENCE = [f.name for f in fields(Evidence) if f.name not in ("index_box", "red_suit")]  # the suit: the card's
-COLUMNS = ["source", "family", "photo", "card", "right", *_EVIDENCE]
+UNLABELLED = Path(__file__).resolve().parent / "frozen" / "real_train_unlabelled_cards.txt"
+UNLABELLED_VAL = UNLABELLED.with_name("real_val_unlabelled_cards.txt")  # the same for the validation photos
+# The evidence's numbers (the suit is the card's; boxes and alternatives are not features).
+_EVIDENCE = [f.name for f in fields(Evidence) if f.type in ("float", "int", "bool") and f.name != "red_suit"]
+# ``look``: how the photo was made worse (``doubt_looks``); ``half``: the real validation photo's half
+# (``doubt_halves``; "" for the rest).
+COLUMNS = ["source", "family", "photo", "look", "half", "card", "right", *_EVIDENCE]
+# One row per photo recognised: what the cards' rows cannot say (cards missed, boxes left unread).
+PHOTO_COLUMNS = ["source", "family", "photo", "look", "half", "closeup", "truth", "missed", "unread"]
 
 
-def rows_of(recognition, truth: frozenset, source: str, family: str, photo: str) -> list[dict]:
+def rows_of(recognition, truth: frozenset, source: str, family: str, photo: str, look: str = "as_taken",
+            half: str = "") -> list[dict]:
     """One row per card named with evidence: the evidence and whether the card is right."""
-    return [{"source": source, "family": family, "photo": photo, "card": c.card, "right": int(c.card in truth),
-             **{k: v for k, v in asdict(c.evidence).items() if k in _EVIDENCE}}
+    return [{"source": source, "family": family, "photo": photo, "look": look, "half": half, "card": c.card,
+             "right": int(c.card in truth), **{k: v for k, v in asdict(c.evidence).items() if k in _EVIDENCE}}
             for c in recognition.cards if c.evidence is not None]
+
+
+def photo_row(recognition, truth: frozenset, source: str, family: str, photo: str, look: str, half: str,
+              closeup: bool = False) -> dict:
+    return {"source": source, "family": family, "photo": photo, "look": look, "half": half, "closeup": int(closeup),
+            "truth": len(truth), "missed": len(truth - {c.card for c in recognition.cards}),
+            "unread": len(recognition.unread_boxes)}
+
+
+LOOK_SEEDS = {"tune": 54_000, "judge": 54_001}  # the looks' strengths: tuning rows, the degradation check
+
+
+def collect_halves(recognizer, looks, seed: int = LOOK_SEEDS["tune"], log=print) -> tuple[list[dict], list[dict]]:
+    """Card rows and photo rows of every real validation photo (both halves, the half in each row)
+    under each of ``looks``."""
+    import cv2
+
+    from vision.train.doubt_halves import read_halves
+    from vision.train.doubt_looks import looked
+    from vision.train.real_cards import is_closeup_photo
+    from vision.train.real_sets import real_photos_of
+
+    halves = read_halves()
+    also = unlabelled_cards(UNLABELLED_VAL)
+    photos = [p for p in real_photos_of("val") if p.family != "crops" and p.cards]
+    missing = [p.name for p in photos if p.name not in halves]
+    if missing:
+        raise ValueError(f"{len(missing)} validation photos are in no half (first: {missing[0]})")
+    cards, shots = [], []
+    for n, photo in enumerate(photos, 1):
+        pixels = cv2.imread(str(photo.image))
+        truth = frozenset(photo.cards) | also.get(photo.name, frozenset())
+        for look in looks:
+            result = recognizer.recognize(looked(pixels, look, photo.name, seed), photo.name)
+            cards += rows_of(result, truth, "real", photo.family, photo.name, look, halves[photo.name])
+            shots.append(photo_row(result, truth, "real", photo.family, photo.name, look, halves[photo.name],
+                                   is_closeup_photo(photo)))
+        if n % 50 == 0:
+            log(f"  real validation: {n}/{len(photos)} photos x {len(looks)} looks")
+    return cards, shots
 
 
 def unlabelled_cards(path: Path = UNLABELLED) -> dict[str, frozenset[str]]:
@@ -101,45 +151,60 @@ def scene_plan(n: int, first_seed: int, show_share: float = 0.4) -> list[dict]:
     return plan
 
 
+def look_of_scene(seed: int, looks) -> str:
+    """The look a rendered tuning scene is made worse by: as taken for 2 in 5, else one of ``looks``."""
+    import zlib
+
+    worse = [look for look in looks if look != "as_taken"]
+    k = zlib.crc32(f"look{seed}".encode()) % (5 * max(len(worse), 1))
+    return "as_taken" if not worse or k < 2 * len(worse) else worse[k % len(worse)]
+
+
 def collect_rendered(recognizer, n: int, first_seed: int = FIRST_FIT_SEED, mix: str = "v4",
-                     size: tuple[int, int] = (1280, 960), part: slice = slice(None), log=print) -> list[dict]:
-    """The cards named on ``n`` rendered scenes (JPEG quality 90, as the bench encodes them); ``part``
-    of the plan only (the parts of one plan, run apart, make the same rows)."""
+                     size: tuple[int, int] = (1280, 960), part: slice = slice(None), log=print,
+                     looks=("as_taken",), look_seed: int = LOOK_SEEDS["tune"]) -> list[dict]:
+    """The cards named on ``n`` rendered scenes (JPEG quality 90, as the bench encodes them), each
+    made worse by its look (``look_of_scene``); ``part`` of the plan only (the parts of one plan,
+    run apart, make the same rows)."""
     import cv2
 
     from vision.synth import render_scene
+    from vision.train.doubt_looks import looked
 
     rows: list[dict] = []
     for k, spec in enumerate(scene_plan(n, first_seed)[part], 1):
         image, annotation = render_scene(spec["seed"], size=size, layout=spec["layout"],
                                          table_conventions=spec["table_conventions"], mix=mix)
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        result = recognizer.recognize(jpeg.tobytes(), f"seed{spec['seed']}")
+        name = f"seed{spec['seed']}"
+        look = look_of_scene(spec["seed"], looks)
+        ok, jpeg = cv2.imencode(".jpg", looked(image, look, name, look_seed), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        result = recognizer.recognize(jpeg.tobytes(), name)
         truth = frozenset(c["card"] for c in annotation["cards"])
-        rows += rows_of(result, truth, "rendered", annotation["layout"], f"seed{spec['seed']}")
+        rows += rows_of(result, truth, "rendered", annotation["layout"], name, look)
         if k % 100 == 0:
             log(f"  rendered: {k}/{n} scenes")
     return rows
 
 
-def write_evidence(rows: list[dict], path: Path) -> None:
+def write_evidence(rows: list[dict], path: Path, columns=COLUMNS) -> None:
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as f:
-        out = csv.DictWriter(f, COLUMNS, lineterminator="\n")
+        out = csv.DictWriter(f, columns, lineterminator="\n")
         out.writeheader()
         for row in rows:
             out.writerow({k: (round(v, 5) if isinstance(v, float) else int(v) if isinstance(v, bool) else v)
                           for k, v in row.items()})
 
 
-def read_evidence(path: Path) -> list[dict]:
+def read_evidence(path: Path, columns=COLUMNS) -> list[dict]:
     """The rows ``write_evidence`` wrote (a missing file or column: a ValueError naming it)."""
     if not Path(path).is_file():
         raise ValueError(f"no evidence table at {path}")
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    if rows and set(COLUMNS) - set(rows[0]):
-        raise ValueError(f"{path}: missing columns {', '.join(sorted(set(COLUMNS) - set(rows[0])))}")
+    if rows and set(columns) - set(rows[0]):
+        raise ValueError(f"{path}: missing columns {', '.join(sorted(set(columns) - set(rows[0])))}")
     return rows
 
 
@@ -158,36 +223,98 @@ def _matrix(rows: list[dict]):
     import numpy as np
 
     x = np.array([features_of(evidence_of_row(r)) for r in rows], np.float64)
-    if np.isnan(x).any():  # every card the evidence is collected from is read a second time
+    if np.isnan(x[:, list(FEATURES).index("again_logit")]).any():  # every card collected is read a second time
         raise ValueError("the evidence holds cards without a second reading: collect it again")
     y = np.array([int(r["right"]) for r in rows], np.int64)
     return x, y
 
 
-def _fit_arrays(x, y):
+def _standardised(x, mean, scale, clip: float):
+    import numpy as np
+
+    z = (np.where(np.isnan(x), mean, x) - mean) / scale
+    return np.clip(z, -clip, clip) if clip else z
+
+
+# The way a feature must pull to make sense (+1: more of it, surer; -1: less sure). A fit that gives
+# one the other sign is refitted without it (coefficient 0): a brighter photo never makes a card
+# less sure, so the photo's advice can name what is wrong with it.
+SENSE = {"reader_logit": 1, "again_logit": 1, "index_score_logit": 1, "runner_up_logit": -1,
+         "log_ground": 1, "log_contrast": 1, "photo_log_ground": 1, "log_sharpness": 1, "photo_log_sharpness": 1,
+         "cast": -1, "log_noise": -1, "others_logit": 1}
+
+
+def _fit_arrays(x, y, clip: float = 0.0, keep=None):
     import numpy as np
     from sklearn.linear_model import LogisticRegression
 
-    mean = x.mean(axis=0)
+    # a feature not measured (a photo of one card has no others; a grey photo no cast) sits at the
+    # mean: at run time it pulls neither way
+    mean = np.nanmean(x, axis=0)
+    x = np.where(np.isnan(x), mean, x)
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
+    keep = np.ones(x.shape[1], bool) if keep is None else np.asarray(keep, bool)
     model = LogisticRegression(C=C, max_iter=2000)
-    model.fit((x - mean) / scale, y)
-    return mean, scale, model.coef_[0], float(model.intercept_[0]), np
+    model.fit(_standardised(x, mean, scale, clip)[:, keep], y)
+    coef = np.zeros(x.shape[1])
+    coef[keep] = model.coef_[0]
+    return mean, scale, coef, float(model.intercept_[0]), np
 
 
-def out_of_fold(rows: list[dict], folds: int = FOLDS):
-    """Each card's probability from a model fitted without its photo (folds by photo, fixed)."""
+def sensible_features(x, y, clip: float = 0.0):
+    """Which features the fit keeps: refitted without the feature pulling most against its
+    ``SENSE`` until none does."""
+    import numpy as np
+
+    names = list(FEATURES)
+    keep = np.ones(x.shape[1], bool)
+    while True:
+        coef = _fit_arrays(x, y, clip, keep)[2]
+        against = [(coef[k] * SENSE[n], k) for k, n in enumerate(names) if n in SENSE and keep[k] and coef[k] * SENSE[n] < 0]
+        if not against:
+            return keep
+        keep[min(against)[1]] = False
+
+
+def out_of_fold(rows: list[dict], folds: int = FOLDS, assumed: bool = False, clip: float = 0.0, keep=None):
+    """Each card's probability from a model fitted without its photo (folds by photo, fixed);
+    ``assumed``: also each card's probability with its second reading assumed to agree with its
+    first (``DoubtModel.needs_reading``), returned third."""
     import numpy as np
 
     x, y = _matrix(rows)
+    agreeing = x.copy()
+    agreeing[:, list(FEATURES).index("again_logit")] = x[:, list(FEATURES).index("reader_logit")]
     fold = np.array([int(hashlib.sha1(f"{r['source']}/{r['photo']}".encode()).hexdigest(), 16) % folds for r in rows])
-    p = np.zeros(len(rows))
+    p, q = np.zeros(len(rows)), np.zeros(len(rows))
     for k in range(folds):
-        mean, scale, coef, intercept, _ = _fit_arrays(x[fold != k], y[fold != k])
-        z = intercept + ((x[fold == k] - mean) / scale) @ coef
-        p[fold == k] = 1.0 / (1.0 + np.exp(-z))
-    return p, y
+        mean, scale, coef, intercept, _ = _fit_arrays(x[fold != k], y[fold != k], clip, keep)
+        for into, held in ((p, x[fold == k]), (q, agreeing[fold == k])):
+            z = intercept + _standardised(held, mean, scale, clip) @ coef
+            into[fold == k] = 1.0 / (1.0 + np.exp(-z))
+    return (p, y, q) if assumed else (p, y)
+
+
+# How far (log-odds) over the surest wrong card that only its second reading caught the bar for
+# reading a card again lies: chosen at the tuned bar itself, the judging half lost 4 wrong cards
+# (a table KS read 98.6 % sure, 57 % read again) that the second reading flags.
+REREAD_MARGIN = 2.0
+
+
+def choose_reread_below(p, y, q, threshold: float) -> float:
+    """The bar under which cards are read a second time (``q``: their chance with that reading
+    assumed to agree): ``REREAD_MARGIN`` over the highest assumed chance of a wrong card the second
+    reading flags (``p`` under ``threshold``), never under ``threshold``."""
+    import math
+
+    import numpy as np
+
+    caught = (y == 0) & (p < threshold)
+    highest = float(np.max(q[caught])) if caught.any() else threshold
+    highest = min(max(highest, threshold), 1 - 1e-9)
+    bar = 1.0 / (1.0 + math.exp(-(math.log(highest / (1 - highest)) + REREAD_MARGIN)))
+    return float(min(1.0, round(bar, 6)))
 
 
 def choose_threshold(p, y, risk: float = RISK) -> float:
@@ -204,6 +331,89 @@ def choose_threshold(p, y, risk: float = RISK) -> float:
             below = p[i - 1] if i else 0.0
             return float(round((below + p[i]) / 2, 6))
     return 1.0
+
+
+def threshold_for_every_look(p, y, looks, risk: float = RISK) -> float:
+    """The lowest threshold that holds ``risk`` on the cards of each look apart (a dark photo's cards
+    may not hide behind the many cards of photos as taken)."""
+    import numpy as np
+
+    looks = np.asarray(looks)
+    return max(choose_threshold(p[looks == look], y[looks == look], risk) for look in sorted(set(looks.tolist())))
+
+
+def tuning_rows(rows: list[dict], half: str) -> list[dict]:
+    """The rows a doubt model tuned on ``half`` learns from: that half's real validation cards
+    (every look) and the rendered tuning scenes."""
+    return [r for r in rows if r["source"] == "rendered" or r["source"] == "real" and r["half"] == half]
+
+
+LIMIT_PERCENTILE = 5  # the photo limits: the 5th (and 95th) percentile of the tuning photos as taken
+
+
+def photo_limits(rows: list[dict]):
+    """``DoubtModel.limits`` measured on ``rows``' photos as taken: per photo the medians
+    ``PhotoLimits.what_is_wrong`` takes, then their 5th (brightness, sharpness) or 95th (tint,
+    grain) percentile, the real photos' and the rendered ones' apart, the more lenient of the two
+    (neither kind, as taken, is told off more than 1 in 20)."""
+    from vision.doubt import PhotoLimits
+
+    kinds = [_photo_limits_of([r for r in rows if r["source"] == source]) for source in ("real", "rendered")]
+    kinds = [k for k in kinds if k is not None]
+    if not kinds:
+        raise ValueError("no photo as taken to measure the photo limits on")
+    return PhotoLimits(min(k.dark_below for k in kinds), min(k.blurred_below for k in kinds),
+                       max(k.tinted_above for k in kinds), max(k.grainy_above for k in kinds))
+
+
+def _photo_limits_of(rows: list[dict]):
+    import numpy as np
+
+    from vision.doubt import PhotoLimits
+
+    photos: dict[str, list] = {}
+    for row in rows:
+        if row["look"] == "as_taken":
+            photos.setdefault(row["photo"], []).append(evidence_of_row(row))
+    if not photos:
+        return None
+
+    def medians(field: str) -> list[float]:
+        values = []
+        for evidence in photos.values():
+            got = sorted(v for e in evidence if (v := getattr(e, field)) >= 0)
+            if got:
+                values.append(got[len(got) // 2])
+        return values
+
+    low, high = LIMIT_PERCENTILE, 100 - LIMIT_PERCENTILE
+    return PhotoLimits(round(float(np.percentile(medians("ground"), low)), 2),
+                       round(float(np.percentile(medians("sharpness"), low)), 5),
+                       round(float(np.percentile(medians("cast"), high)), 5),
+                       round(float(np.percentile(medians("noise"), high)), 5))
+
+
+def fit_on_half(rows: list[dict], half: str, risk: float = RISK, provenance: dict | None = None) -> DoubtModel:
+    """The doubt model fitted on ``half`` of the real validation photos (with the rendered scenes),
+    its threshold chosen on that half's out-of-fold chances so that every look holds ``risk``."""
+    import numpy as np
+
+    tune = tuning_rows(rows, half)
+    x, y = _matrix(tune)
+    if len(set(y.tolist())) < 2:
+        raise ValueError(f"half {half} holds no wrong card (or no right one): nothing to fit")
+    keep = sensible_features(x, y, CLIP)
+    mean, scale, coef, intercept, _ = _fit_arrays(x, y, CLIP, keep)
+    p, _, q = out_of_fold(tune, assumed=True, clip=CLIP, keep=keep)
+    real = np.array([r["source"] == "real" for r in tune])
+    threshold = threshold_for_every_look(p[real], y[real], [r["look"] for r, k in zip(tune, real) if k], risk)
+    reread_below = choose_reread_below(p, y, q, threshold)  # every tuning card, rendered ones too
+    return DoubtModel(tuple(FEATURES), tuple(round(float(v), 6) for v in mean), tuple(round(float(v), 6) for v in scale),
+                      tuple(round(float(v), 6) for v in coef), round(intercept, 6), threshold,
+                      f"at most {risk:.2%} of the cards wrong and left unflagged on every look of the real "
+                      f"validation photos' half {half} ({FOLDS}-fold out-of-fold chances, folds by photo)",
+                      {"half": half, **(provenance or {})}, reread_below, CLIP,
+                      photo_limits(tune))
 
 
 def fit(rows: list[dict], risk: float = RISK, provenance: dict | None = None) -> DoubtModel:
@@ -267,11 +477,32 @@ def main(argv: list[str] | None = None) -> int:
     collect.add_argument("--seed", type=int, default=FIRST_FIT_SEED)
     collect.add_argument("--mix", default="v4")
     collect.add_argument("--real-every", type=int, default=1)
+    halves = sub.add_parser("collect-halves", help="run the models on both halves of the real validation photos "
+                                                   "under every look, and on rendered tuning scenes")
+    halves.add_argument("--out", type=Path, required=True, help="the cards' evidence (CSV)")
+    halves.add_argument("--photos-out", type=Path, required=True, help="one row per photo recognised (CSV)")
+    halves.add_argument("--models", default=None)
+    halves.add_argument("--scenes", type=int, default=400)
+    halves.add_argument("--seed", type=int, default=FIRST_FIT_SEED)
+    halves.add_argument("--mix", default="v4")
     fitting = sub.add_parser("fit", help="fit the model and choose its threshold")
     fitting.add_argument("--evidence", type=Path, required=True)
     fitting.add_argument("--write", type=Path, default=None, help="a models folder whose models.json takes it")
     fitting.add_argument("--risk", type=float, default=RISK)
     args = parser.parse_args(argv)
+    if args.command == "collect-halves":
+        from vision.pipeline import Recognizer
+        from vision.train.doubt_looks import LOOKS
+
+        recognizer = Recognizer(args.models, backend="onnxruntime")
+        log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+        rows, shots = collect_halves(recognizer, tuple(LOOKS), log=log)
+        write_evidence(shots, args.photos_out, PHOTO_COLUMNS)
+        rows += collect_rendered(recognizer, args.scenes, args.seed, args.mix, log=log, looks=tuple(LOOKS))
+        write_evidence(rows, args.out)
+        print(f"{len(rows)} cards ({sum(1 - r['right'] for r in rows)} wrong) -> {args.out}; "
+              f"{len(shots)} photos -> {args.photos_out}")
+        return 0
     if args.command == "collect":
         from vision.pipeline import Recognizer
 

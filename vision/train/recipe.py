@@ -116,6 +116,10 @@ class DoubtFit:
     real_every: int = 1
     risk: float = 0.0005
     evidence: str | None = None
+    # "a" or "b": evidence from the real validation photos (both halves, every look of
+    # vision.train.doubt_looks) and the scenes made worse too; the model fitted on that half
+    # (vision.train.doubt_halves). "": the real train photos as taken (session 23's design).
+    tune_half: str = ""
 
 
 @dataclass(frozen=True)
@@ -236,8 +240,9 @@ def parse_recipe(text: str, name: str = "recipe", extending: tuple[str, ...] = (
         doubt = DoubtFit(**raw["doubt"]) if "doubt" in raw else None
     except TypeError as exc:
         raise RecipeError(f"{name} [doubt]: {str(exc).split('__init__() ')[-1]}") from None
-    if doubt is not None and (doubt.scenes < 0 or doubt.real_every < 1 or not 0 < doubt.risk < 1):
-        raise RecipeError(f"{name} [doubt]: scenes >= 0, real_every >= 1 and 0 < risk < 1")
+    if doubt is not None and (doubt.scenes < 0 or doubt.real_every < 1 or not 0 < doubt.risk < 1
+                              or doubt.tune_half not in ("", "a", "b")):
+        raise RecipeError(f"{name} [doubt]: scenes >= 0, real_every >= 1, 0 < risk < 1 and tune_half '', 'a' or 'b'")
     try:
         recipe = Recipe(raw["name"], str(raw["version"]), tuple(stages), raw["detector_from"], raw["reader_from"],
                         dict(raw.get("calibration", {})), doubt)
@@ -598,6 +603,20 @@ def fit_doubt(doubt: DoubtFit, models: Path, work: Path, scale: Scale = FULL, lo
         log(f"doubt: tiny scale, refitting the committed evidence {doubt.evidence}")
         rows = fitting.read_evidence(table)
         given = {"evidence": doubt.evidence}
+    elif doubt.tune_half:
+        from vision.pipeline import Recognizer
+        from vision.train.doubt_looks import LOOKS
+
+        recognizer = Recognizer(models, backend="onnxruntime")
+        log(f"doubt: collecting evidence (the real validation photos under {len(LOOKS)} looks, "
+            f"{scale.count(doubt.scenes)} scenes)")
+        rows, shots = fitting.collect_halves(recognizer, tuple(LOOKS), log=log)
+        fitting.write_evidence(shots, Path(work) / "doubt_photos.csv", fitting.PHOTO_COLUMNS)
+        rows += fitting.collect_rendered(recognizer, scale.count(doubt.scenes), doubt.seed, doubt.mix, log=log,
+                                         looks=tuple(LOOKS))
+        table = Path(work) / "doubt_evidence.csv"
+        fitting.write_evidence(rows, table)
+        given = {"evidence": str(table), "git_commit": git_commit()}
     else:
         from vision.pipeline import Recognizer
 
@@ -608,8 +627,10 @@ def fit_doubt(doubt: DoubtFit, models: Path, work: Path, scale: Scale = FULL, lo
         table = Path(work) / "doubt_evidence.csv"
         fitting.write_evidence(rows, table)
         given = {"evidence": str(table), "git_commit": git_commit()}
-    model = fitting.fit(rows, doubt.risk, {**given, "evidence_sha256": fitting.evidence_digest(table),
-                                           "cards": len(rows), "folds": fitting.FOLDS, "C": fitting.C})
+    given = {**given, "evidence_sha256": fitting.evidence_digest(table), "cards": len(rows), "folds": fitting.FOLDS,
+             "C": fitting.C}
+    model = fitting.fit_on_half(rows, doubt.tune_half, doubt.risk, given) if doubt.tune_half \
+        else fitting.fit(rows, doubt.risk, given)
     fitting.write_into(models, model)
     log(fitting.summary(rows, model))
     return table
