@@ -1,7 +1,7 @@
 """A second reading of each named card's best index, as evidence for ``vision.doubt``: the reader
-again on the index turned half round and cut wider (``again``), and the colour of its ink
-(``ink_red``: a red suit prints red, a black one black; not measured on a black-and-white photo),
-and how sharp the index is."""
+again on the index turned half round and cut wider (``again``; the other cards those two reads
+share their probability with, the card's ``alternatives`` until ``vision.doubt`` weighs them), and the colour of its ink (``ink_red``: a red suit
+prints red, a black one black; not measured on a black-and-white photo), and how sharp the index is."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.classes import CARD_INDEX
+from vision.classes import CARD_CODES, CARD_INDEX
 from vision.crops import crop_square, crops_to_tensor
 from vision.decode import Photo
 from vision.read import softmax
@@ -25,6 +25,7 @@ INK_SATURATION = 90  # a red ink pixel is at least this saturated (0-255)
 INK_DARKER = 0.7  # a pixel darker than this share of the index's bright ground is ink
 
 
+KEEP_ALTERNATIVES = 6  # the reader's best other readings kept as evidence (``vision.one_deck`` chooses among them)
 COLOUR_SATURATION = 40  # a photo whose most saturated pixels (99th percentile) are under this has no colour
 
 
@@ -79,7 +80,15 @@ def read_again(run_classifier: RunClassifier, photo: Photo, recognition: Recogni
     cards = list(recognition.cards)
     for k, i in enumerate(rows):
         card = cards[i]
-        again = float(probs[k, :, CARD_INDEX[card.card]].mean())
+        mean = probs[k].mean(axis=0)
+        again = float(mean[CARD_INDEX[card.card]])
         cards[i] = replace(card, evidence=replace(card.evidence, again=again, ink_red=reds[k],
-                                                           red_suit=card.card[-1] in "HD", sharpness=sharp[k]))
+                                                           red_suit=card.card[-1] in "HD", sharpness=sharp[k]),
+                           alternatives=others(mean, card.card))
     return replace(recognition, cards=tuple(cards))
+
+
+def others(mean: np.ndarray, code: str, keep: int = KEEP_ALTERNATIVES) -> tuple[tuple[str, float], ...]:
+    """The reader's best other readings than ``code`` in one probability row, best first."""
+    order = np.argsort(-mean, kind="stable")
+    return tuple((CARD_CODES[j], round(float(mean[j]), 6)) for j in order[:keep + 1] if CARD_CODES[j] != code)[:keep]
