@@ -23,7 +23,7 @@ cards and the starter, of the chance that the card is right or is another card t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.counted import STARTER_GIVEN, STARTER_FROM_PHOTO, GroupShow, PhotoShow
 from companion.rules.cards import Card, CardParseError
@@ -171,17 +171,31 @@ def _group_doubt(kind: str, card: str, group: GroupShow, options: tuple[Alternat
     total = group.show.total
     changes = [o for o in options if o.total != total]
     if not changes:
-        message = f"{group.label}: {_either(card, (o.card for o in options))}: {total} either way"
-        return Doubt(kind, card, message, group.label, total, options[0].card, total, asked=False,
-                     alternatives=options)
+        doubt = Doubt(kind, card, "", group.label, total, options[0].card, total, asked=False, alternatives=options)
+        return replace(doubt, message=f"{group.label}: {readings_said(doubt)}: {counts_said(doubt)}")
     worst = max(changes, key=_change_of(total))
+    doubt = Doubt(kind, card, "", group.label, total, worst.card, worst.total, alternatives=options,
+                  change=_change_of(total)(worst))
+    said = counts_said(doubt).split(", ", 1)[1]
+    return replace(doubt, message=f"{group.label} counts {total} with {named}, {said}: confirm {named}")
+
+
+def counts_said(doubt: Doubt, text=str) -> str:
+    """What a count doubt says of its group's total, the cards worded by ``text``: "7, or 2 if it
+    is 6H" (asked), "7 either way" (marked)."""
+    if not doubt.asked:
+        return f"{doubt.total} either way"
+    changes = sorted((a for a in doubt.alternatives if a.total != doubt.total), key=_change_of(doubt.total),
+                     reverse=True)
     by_total: dict[int | None, list[str | None]] = {}
-    for o in sorted(changes, key=_change_of(total), reverse=True):
-        by_total.setdefault(o.total, []).append(o.card)
-    said = ", ".join(_if_it_is(t, cards) for t, cards in by_total.items())
-    message = f"{group.label} counts {total} with {named}, {said}: confirm {named}"
-    return Doubt(kind, card, message, group.label, total, worst.card, worst.total, alternatives=options,
-                 change=_change_of(total)(worst))
+    for a in changes:
+        by_total.setdefault(a.total, []).append(None if a.card is None else text(a.card))
+    return ", ".join([str(doubt.total), *(_if_it_is(t, cards) for t, cards in by_total.items())])
+
+
+def readings_said(doubt: Doubt, text=str) -> str:
+    """The card as read and what else it may be, worded by ``text``: "KH or KD", "9H, 9D or 9S"."""
+    return _either(text(doubt.card), (text(a.card) for a in doubt.alternatives if a.card is not None))
 
 
 def _change_of(total: int):

@@ -69,6 +69,7 @@ def test_a_suit_only_doubt_where_no_flush_or_nobs_can_turn_on_it_is_marked_not_a
     assert not doubt.asked and doubt.message == "hand 1: KS or KD: 7 either way"
     assert shown.asked == () and shown.marked == (doubt,) and shown.warnings == ()  # nothing to answer
     assert shown.as_json()["doubts"][0]["asked"] is False
+    assert shown.unconfirmed(HAND) == ("KS",)  # kept as read: the game marks it unconfirmed
     # several other readings, all kings: still one count
     kings = _recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"KS": "KD"})
     kings = replace(kings, cards=tuple(replace(c, alternatives=(("KD", 0.3), ("KH", 0.2), ("QS", 0.1)))
