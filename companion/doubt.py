@@ -185,8 +185,9 @@ def counts_said(doubt: Doubt, text=str) -> str:
     is 6H" (asked), "7 either way" (marked)."""
     if not doubt.asked:
         return f"{doubt.total} either way"
-    changes = sorted((a for a in doubt.alternatives if a.total != doubt.total), key=_change_of(doubt.total),
-                     reverse=True)
+    # the totals that change the most first, "not counted" (no card) last
+    changes = sorted((a for a in doubt.alternatives if a.total != doubt.total),
+                     key=lambda a: (a.total is None, -_change_of(doubt.total)(a)))
     by_total: dict[int | None, list[str | None]] = {}
     for a in changes:
         by_total.setdefault(a.total, []).append(None if a.card is None else text(a.card))

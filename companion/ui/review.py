@@ -186,7 +186,10 @@ class Review:
 
     def problems(self) -> list[str]:
         """What the player must answer, the cards that change a count the most first."""
-        order = {d.card: i for i, d in enumerate(self._all_doubts()) if d.asked}
+        order: dict[str, int] = {}
+        for i, d in enumerate(self._all_doubts()):
+            if d.asked:
+                order.setdefault(d.card, i)
         found = [(i, text) for i in range(len(self.cards)) if (text := self.flagged(i))]
         found.sort(key=lambda it: order.get(self.cards[it[0]].code, len(order)))
         return [text for _, text in found]
