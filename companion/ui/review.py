@@ -264,7 +264,8 @@ class Review:
         if problems:
             raise ReviewError(f"{len(problems)} card(s) to check first: {problems[0]}")
         # a card kept as read without the player's check stays flagged: unconfirmed
-        cards = tuple(RecognizedCard(c.code, c.confidence, c.box, c.unsure and not c.confirmed)
+        cards = tuple(RecognizedCard(c.code, c.confidence, c.box, True, c.runner_up, alternatives=c.alternatives)
+                      if c.unsure and not c.confirmed else RecognizedCard(c.code, c.confidence, c.box)
                       for c in self.cards if c.code and c.group != IGNORED)
         return Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(),
                            self._warnings_left(), dict(self.source.ms))
