@@ -67,8 +67,9 @@ def truth_totals(annotation: dict) -> list[tuple[str, tuple[str, ...], int]]:
     out = []
     for group in annotation["groups"]:
         if group["role"] in ("hand", "crib") and len(group["cards"]) == 4 and starter:
-            total = score([Card.parse(c) for c in group["cards"]], Card.parse(starter), crib=group["role"] == "crib").total
-            out.append((group["role"], tuple(group["cards"]), total))
+            cards = [Card.parse(c) for c in group["cards"]]
+            out.append((group["role"], tuple(group["cards"]),
+                        score(cards, Card.parse(starter), crib=group["role"] == "crib").total))
     return out
 
 
@@ -99,7 +100,8 @@ def judge(shown, annotation: dict) -> dict:
     questions = len(asked_cards | plain) + unread
     return {"questions": questions, "asked": len(asked_cards), "plain": len(plain), "unread": unread,
             "flagged": flagged, "before": flagged + unread, "marked": len(marked),
-            "no_question": questions == 0, "no_question_before": flagged + unread == 0, "counts": counts, "wrong": wrong,
+            "no_question": questions == 0, "no_question_before": flagged + unread == 0,
+            "counts": counts, "wrong": wrong,
             "wrong_unasked": wrong_unasked, "chances": chances}
 
 

@@ -41,7 +41,8 @@ def alternatives(code: str, runner_up: str | None, evidence: Evidence, read_agai
     share beyond its first reading). The best ``MAX_ALTERNATIVES`` with at least
     ``ALTERNATIVE_FLOOR`` of that doubt, and the first read's runner-up."""
     taken = set(taken)
-    shares = {other: share for other, share in reader_shares(code, runner_up, evidence, read_again).items() if other not in taken}
+    shares = {other: share for other, share in reader_shares(code, runner_up, evidence, read_again).items()
+              if other not in taken}
     if not shares:
         return ()
     beyond = sum(shares.values()) if read_again else max(1.0 - evidence.reader, sum(shares.values()))

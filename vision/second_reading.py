@@ -1,7 +1,8 @@
 """A second reading of each named card's best index, as evidence for ``vision.doubt``: the reader
 again on the index turned half round and cut wider (``again``; the other cards those two reads
-share their probability with, the card's ``alternatives`` until ``vision.doubt`` weighs them), and the colour of its ink (``ink_red``: a red suit
-prints red, a black one black; not measured on a black-and-white photo), and how sharp the index is."""
+share their probability with, the card's ``alternatives`` until ``vision.doubt`` weighs them), and
+the colour of its ink (``ink_red``: a red suit prints red, a black one black; not measured on a
+black-and-white photo), and how sharp the index is."""
 
 from __future__ import annotations
 
