@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from companion.counted import STARTER_GIVEN, STARTER_FROM_PHOTO, GroupShow, PhotoShow
-from companion.rules.cards import Card, CardParseError
+from companion.rules.cards import RANK_CHARS, SUITS, Card, CardParseError
 from companion.rules.show import score
 from vision import percent_sure
 
@@ -138,15 +138,35 @@ def _starter_doubts(shown: PhotoShow) -> tuple[Doubt, ...]:
         reasons.append(f"read as {starter}, {percent_sure(read.confidence)} sure" + _or(a.card for a in others))
     if unread:
         cards = "1 card" if unread == 1 else f"{unread} cards"
-        reasons.append(f"taken while {cards} of the photo could not be read: the real starter may be one of them")
+        spans = _unread_spans(shown)
+        then = ", ".join(f"{label} counts {low}" + (f" to {high}" if high != low else "") for label, _, low, high in spans)
+        reasons.append(f"taken while {cards} of the photo could not be read: the real starter may be one of them"
+                       + (f" (then {then})" if then else ""))
     if asked:
         message = f"check the starter {starter}: " + "; ".join(reasons)
     else:
         message = f"the starter {_either(starter, (a.card for a in others))}: every count the same either way"
-    change = max([d.change for d in changed], default=0) if not unread else UNKNOWN_CHANGE
+    change = max([d.change for d in changed] + [max(total - low, high - total) for _, total, low, high in
+                                                   (_unread_spans(shown) if unread else ())], default=0)
     own = Doubt(STARTER, starter, message, alternative=others[0].card if others else None, unsure=unsure,
                 unread=unread, asked=asked, alternatives=others, change=change)
     return (own, *changed)
+
+
+def _unread_spans(shown: PhotoShow) -> list[tuple[str, int, int, int]]:
+    """For a starter that may be one of the unread cards: each counted group's label, its total,
+    and the least and most it would count with any card not read in the photo as the starter."""
+    taken = {c.card for c in shown.recognition.cards}
+    others = [Card.parse(rank + suit) for rank in RANK_CHARS for suit in SUITS if rank + suit not in taken]
+    spans = []
+    for group in shown.groups:
+        if group.show is None:
+            continue
+        counted = _counted(shown, group)
+        totals = [t for other in others if (t := _total(counted, other, group.crib)) is not None]
+        if totals:
+            spans.append((group.label, group.show.total, min(totals), max(totals)))
+    return spans
 
 
 def _card_doubts(shown: PhotoShow, group: GroupShow) -> list[Doubt]:

@@ -145,7 +145,11 @@ def test_a_starter_taken_while_cards_are_unread_is_flagged():
     [doubt] = doubts(shown)
     assert (doubt.kind, doubt.card, doubt.unsure, doubt.unread, doubt.group) == (STARTER, "9C", False, 5, None)
     assert doubt.message == ("check the starter 9C: taken while 5 cards of the photo could not be read: "
-                             "the real starter may be one of them")
+                             "the real starter may be one of them (then hand 1 counts 0 to 7, hand 2 counts 2 to 8)")
+    # the count ranges over every card not read in the photo as the starter
+    hand_1 = [_total(("3H", "7C", "4S", "KC"), rank + suit) for rank in "A23456789TJQK" for suit in "CDHS"
+              if rank + suit not in ("3H", "7C", "4S", "KC", "4H", "KH", "AD", "2S", "TS", "QD", "AH", "9C")]
+    assert (min(hand_1), max(hand_1)) == (0, 7)
     one = count_show(_recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unread=[UNREAD]))
     assert "while 1 card of the photo" in doubts(one)[0].message
 
@@ -184,7 +188,7 @@ def test_crib_show_prints_each_doubt_as_a_warning_and_lists_them_in_json(unsure_
     warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
     assert warnings[:2] == [
         "warning: check the starter 2S: taken while 1 card of the photo could not be read: "
-        "the real starter may be one of them",
+        "the real starter may be one of them (then hand 1 counts 7 to 16)",
         "warning: hand 1 counts 7 with 5H, or 2 if it is 6H: confirm 5H"]
     assert main(["show", unsure_photo, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
