@@ -125,7 +125,7 @@ class Review:
         if card.code is None:
             return "unread: tap it to name it, or leave it out"
         if card.code in self.duplicates():
-            return f"{card_text(card.code)} is in the photo twice: correct one of them"
+            return self._twice(index)
         if about := self.doubts(index):
             return _doubt_text(card, about, self._taken(index))
         if card.open and not self._marked_doubts(index):
@@ -136,6 +136,21 @@ class Review:
         """The cards card ``index`` cannot be (one deck): the others on the table, the game's starter."""
         return {c.code for j, c in enumerate(self.cards) if j != index and c.code and c.group != IGNORED} | \
             {self.starter} - {None}
+
+    def _twice(self, index: int) -> str:
+        """A card read twice (one deck: one read is wrong): which read is likelier wrong, the one
+        the player has not checked, else the less sure, and what it may be."""
+        card = self.cards[index]
+        twins = [j for j, c in enumerate(self.cards) if c.code == card.code and c.group != IGNORED]
+        sure = {j: (self.cards[j].confirmed, self.cards[j].confidence) for j in twins}
+        if len(twins) != 2 or len(set(sure.values())) == 1:
+            return f"{card_text(card.code)} is in the photo twice: correct one of them"
+        if sure[index] > min(sure.values()):
+            return f"{card_text(card.code)} read twice: the other is likelier wrong; correct it, or this one"
+        others = [card_text(code) for code, _ in card.alternatives if code not in self._taken(index)]
+        maybe = f"; it may be {' or '.join(others)}" if others else ""
+        return (f"{card_text(card.code)} read twice: this one is likelier wrong ({percent_sure(card.confidence)} "
+                f"sure){maybe}; correct it")
 
     def marked(self, index: int) -> str | None:
         """What card ``index``'s count says when it counts the same either way ("K♥ or K♦: 12

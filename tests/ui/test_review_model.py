@@ -57,6 +57,19 @@ def test_the_cards_that_change_a_count_most_are_asked_first_and_one_tap_keeps_th
     assert [c.card for c in result.cards if c.confirm] == ["9H", "QH"]  # kept as read: unconfirmed
 
 
+def test_a_card_read_twice_says_which_read_is_likelier_wrong():
+    cards = (RecognizedCard("9H", 0.9, (0, 0, 10, 10)), RecognizedCard("6D", 0.9, (10, 0, 20, 10)),
+             RecognizedCard("QH", 0.9, (20, 0, 30, 10)), RecognizedCard("5C", 0.9, (30, 0, 40, 10)),
+             RecognizedCard("AD", 0.95, (50, 50, 60, 60)),
+             RecognizedCard("9H", 0.2, (70, 0, 80, 10), True, "9D", alternatives=(("9D", 0.5), ("6H", 0.2))))
+    groups = (CardGroup(Role.HAND, ("9H", "6D", "QH", "5C")), CardGroup(Role.STARTER, ("AD",)))
+    review = Review(Recognition("photo.jpg", 100, 100, cards, groups, (), {}, ()))
+    assert review.flagged(5) == "9\u2665 read twice: this one is likelier wrong (20 % sure); it may be 9\u2666 or 6\u2665; correct it"
+    assert review.flagged(0) == "9\u2665 read twice: the other is likelier wrong; correct it, or this one"
+    review.correct(5, "9D")
+    assert review.problems() == []
+
+
 def test_a_correction_and_a_duplicate():
     review = Review(recognition())
     review.correct(2, "6D")   # now 6D twice: both flagged

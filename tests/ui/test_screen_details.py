@@ -355,6 +355,6 @@ def test_the_review_names_cards_as_every_other_screen_does(start_app):
     marked = review.ids.marked.text
     review.review.correct(0, "6D")  # 6♦ twice now
     review.refresh()
-    assert "6\u2666 is in the photo twice" in review.ids.problems.text
+    assert "6\u2666 read twice: the other is likelier wrong" in review.ids.problems.text  # the player named this one
     shown = marked + review.ids.problems.text + " ".join(b["label"] for b in review.ids.photo.boxes)
     assert not any(code in shown for code in ("TC", "QC", "6D", "9H"))
