@@ -29,11 +29,15 @@ class GroupShow:
     problem: str | None = None
     confirm: tuple[str, ...] = ()  # cards the player should check (low confidence / duplicates)
     claim: ClaimResult | None = None
+    # The chance that it is counted right (``companion.doubt.chance_right``; None: not counted)
+    chance: float | None = None
 
     def as_json(self) -> dict:
         data: dict = {"label": self.label, "role": str(self.role), "cards": list(self.cards), "crib": self.crib}
         if self.show is not None:
             data.update(self.show.as_json())  # the crib score --json shape
+            if self.chance is not None:
+                data["chance"] = round(self.chance, 4)
         else:
             data["problem"] = self.problem
         data["confirm"] = list(self.confirm)
@@ -57,7 +61,8 @@ class PhotoShow:
     starter_in_photo: str | None = None  # the lone card apart, when there is one
     # What the player should confirm before pegging (``companion.doubt.Doubt``, worked out by
     # ``companion.photo`` from this show): the starter read unsure or taken while cards were
-    # unread, a count that changes with an unsure card.
+    # unread, a count that changes with an unsure card (``asked``); an unsure card that counts the
+    # same either way is marked, not asked.
     doubts: tuple = ()
     photo: Photo | None = field(default=None, repr=False, compare=False)
     # How sharp and bright the photo is (``vision.photo_quality``), when ``count_show`` decoded it;
@@ -85,7 +90,22 @@ class PhotoShow:
     def warnings(self) -> tuple[str, ...]:
         return ((self.advice,) * (self.advice is not None)
                 + (self.starter_warning,) * (self.starter_warning is not None)
-                + tuple(d.message for d in self.doubts) + self.count_warnings)
+                + tuple(d.message for d in self.asked) + self.count_warnings)
+
+    @property
+    def asked(self) -> tuple:
+        """The doubts the player is asked about (a count changes with them), the most first."""
+        return tuple(d for d in self.doubts if d.asked)
+
+    @property
+    def marked(self) -> tuple:
+        """The doubtful cards that count the same either way: marked, kept as read, not asked."""
+        return tuple(d for d in self.doubts if not d.asked)
+
+    def unconfirmed(self, codes) -> tuple[str, ...]:
+        """Of ``codes``, the cards recognition flagged that the player has not confirmed: kept as read."""
+        flagged = {c.card for c in self.recognition.cards if c.confirm}
+        return tuple(c for c in codes if c in flagged)
 
     def as_json(self) -> dict:
         return {"image": self.recognition.image, "starter": self.starter, "starter_source": self.starter_source,

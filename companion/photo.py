@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Mapping, Sequence
 
 from companion.counted import NO_STARTER, STARTER_FROM_PHOTO, STARTER_GIVEN, GroupShow, PhotoShow
-from companion.doubt import doubts
+from companion.doubt import chance_right, doubts
 from companion.rules.cards import Card, CardParseError
 from companion.rules.muggins import evaluate
 from companion.rules.rulesets import DEFAULT, RuleSet
@@ -95,6 +95,7 @@ def count_recognition(recognition: Recognition, starter: str | Card | None = Non
     count_warnings = () if groups else ("no hand to count in the photo",)
     shown = PhotoShow(recognition, str(starter_card) if starter_card else None, source, tuple(groups),
                       count_warnings, in_photo)
+    shown = replace(shown, groups=tuple(replace(g, chance=chance_right(shown, g)) for g in shown.groups))
     return replace(shown, doubts=doubts(shown))
 
 
@@ -227,6 +228,5 @@ def _judge(groups: list[GroupShow], claims: list[int], rules: RuleSet) -> list[G
     for claimed, i in zip(claims, countable):
         group = groups[i]
         kind = "crib" if group.role == Role.CRIB else "hand"
-        judged[i] = GroupShow(group.label, group.role, group.cards, group.crib, group.show, group.problem,
-                              group.confirm, evaluate(claimed, group.show.total, rules, kind))
+        judged[i] = replace(group, claim=evaluate(claimed, group.show.total, rules, kind))
     return judged

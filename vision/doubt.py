@@ -4,7 +4,8 @@ One calibrated probability per card, from the evidence the pipeline gathered on 
 (``vision.evidence``): a logistic regression over a few features of that evidence, fitted on real
 train photos and rendered scenes (``vision.train.doubt``), shipped with its threshold in models.json
 (``"doubt"``). A card is flagged when that probability is under the threshold, or when its code is
-named twice (one deck holds each card once). Each flag says why in a player's words: the feature
+named twice (one deck holds each card once: ``vision.one_deck``, which also keeps each card's other
+readings to those not elsewhere in the photo). Each flag says why in a player's words: the feature
 that pulls the card's probability down the most (``Code.DOUBTFUL``). Models without a ``"doubt"``
 block keep the flags interpret's rules gave.
 
@@ -17,6 +18,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from vision import one_deck
 from vision.evidence import Evidence
 from vision.notices import DOUBT_WHY, Code, Notice
 from vision.results import Recognition, RecognizedCard
@@ -211,29 +213,58 @@ _READING_NOTICES = frozenset({Code.LOW_CONFIDENCE, Code.ONE_CORNER, Code.DISPUTE
 def weigh(recognition: Recognition, model: DoubtModel, flag_below: float | None = None) -> Recognition:
     """``recognition`` with each card's confidence the model's probability that it is right, and
     flagged when under ``flag_below`` (default: the model's) or named twice; the reading notices of
-    the cards weighed replaced by one ``Code.DOUBTFUL`` per flagged card."""
+    the cards weighed replaced by one ``Code.DOUBTFUL`` per flagged card.
+
+    One deck (``vision.one_deck``): each card's other readings (its ``alternatives``, the best its
+    ``runner_up``) leave out the cards read elsewhere in the photo; a code read twice is weighed
+    against its other read (both cannot be right), the likelier wrong read stays flagged and
+    ``Code.READ_TWICE`` says which."""
     threshold = model.flag_below if flag_below is None else flag_below
     counts = Counter(c.card for c in recognition.cards)
+    chances = [None if c.evidence is None else model.probability(c.evidence) for c in recognition.cards]
+    wrong_read = _read_twice(recognition.cards, chances, counts)
+    taken = set(counts)
     cards: list[RecognizedCard] = []
     said: list[Notice] = []
     weighed: set[str] = set()
-    for card in recognition.cards:
+    for i, card in enumerate(recognition.cards):
         if card.evidence is None:
             cards.append(card)
             continue
         weighed.add(card.card)
-        p = model.probability(card.evidence)
-        # the rest of the chance shared as the reader shares it beyond its first reading
-        runner_p = (1.0 - p) * min(1.0, card.evidence.runner_up / max(1.0 - card.evidence.reader, _EPS)) \
-            if card.runner_up else 0.0
-        confirm = p < threshold or counts[card.card] > 1
-        cards.append(replace(card, confidence=p, confirm=confirm, runner_up_confidence=runner_p))
-        if p < threshold and counts[card.card] == 1:
-            said.append(Notice(Code.DOUBTFUL, (card.card, p, card.runner_up, model.why(card.evidence))))
+        p = chances[i]
+        others = one_deck.alternatives(card.card, card.runner_up, card.evidence, card.alternatives, p, taken)
+        runner_up, runner_p = others[0] if others else (None, 0.0)
+        twice = counts[card.card] > 1
+        confirm = p < threshold or (twice and wrong_read.get(card.card, i) == i)
+        cards.append(replace(card, confidence=p, confirm=confirm, runner_up=runner_up,
+                             runner_up_confidence=runner_p, alternatives=others))
+        if p < threshold and not twice:
+            said.append(Notice(Code.DOUBTFUL, (card.card, p, runner_up, model.why(card.evidence))))
+        elif wrong_read.get(card.card) == i:
+            other = next(j for j, c in enumerate(recognition.cards) if c.card == card.card and j != i)
+            said.append(Notice(Code.READ_TWICE, (card.card, one_deck.where(card.box, recognition.cards[other].box), p,
+                                                 tuple(code for code, _ in others))))
     evidence = [c.evidence for c in cards if c.evidence is not None]
     doubtful = sum(c.confirm for c in cards if c.evidence is not None)
     if model.limits is not None and doubtful and (what := model.limits.what_is_wrong(evidence)) is not None:
         said.insert(0, Notice(Code.PHOTO_ADVICE, (what, doubtful, len(evidence))))  # another photo first
     kept = tuple(n for n in recognition.warnings
-                 if not (n.code in _READING_NOTICES and n.args and n.args[0] in weighed))
+                 if not (n.code in _READING_NOTICES and n.args and n.args[0] in weighed)
+                 and not (n.code == Code.SEEN_TWICE and n.args and n.args[0] in wrong_read))
     return replace(recognition, cards=tuple(cards), warnings=kept + tuple(said))
+
+
+def _read_twice(cards, chances: list, counts: Counter) -> dict[str, int]:
+    """The codes read exactly twice, both weighed, whose reads' chances differ: each read's chance
+    weighed against the other's (``chances`` updated in place), and code -> the likelier wrong read's row."""
+    wrong: dict[str, int] = {}
+    for code, n in counts.items():
+        rows = [i for i, c in enumerate(cards) if c.card == code]
+        if n != 2 or any(chances[i] is None for i in rows):
+            continue
+        a, b = rows
+        chances[a], chances[b] = one_deck.read_twice(chances[a], chances[b])
+        if chances[a] != chances[b]:
+            wrong[code] = a if chances[a] < chances[b] else b
+    return wrong

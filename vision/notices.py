@@ -24,6 +24,7 @@ class Code(StrEnum):
     UNSURE_LONE_READS = "unsure_lone_reads"  # ((code, probability), ...): unsure reads with no card around
     UNSURE_READS_ON_CARDS = "unsure_reads_on_cards"  # ((code, probability), ...): on cards read otherwise
     SEEN_TWICE = "seen_twice"  # (code, times)
+    READ_TWICE = "read_twice"  # (code, where the likelier wrong read lies: "left" ..., its chance, its alternatives)
     SECOND_READING = "second_reading"  # (code, confidence, card it lies on, "index" / "corner" / "face")
     COLUMN_CARD = "column_card"  # (code, confidence): read on a fan's index column, no card box
     DOUBTFUL = "doubtful"  # (code, chance it is right, runner-up or None, why: a DOUBT_WHY key)
@@ -109,6 +110,12 @@ def percent_sure(p: float) -> str:
     return f"{min(99, int(p * 100))} %"
 
 
+def _read_twice(code: str, where: str, p: float, others: tuple) -> str:
+    maybe = f"; it may be {' or '.join(others)}" if others else ""
+    return (f"{code} read twice: the one at the {where} is likelier wrong ({percent_sure(p)} sure){maybe}; "
+            f"confirm or correct it")
+
+
 def _doubtful(code: str, p: float, runner: str | None, why: str) -> str:
     alternative = f", or {runner}" if runner else ""
     return f"read as {code}, {percent_sure(p)} sure{alternative}: {DOUBT_WHY.get(why, why)}; confirm this card"
@@ -156,6 +163,7 @@ _TEXT = {
     Code.UNSURE_LONE_READS: lambda reads: _unsure(reads, "with no card around it", "with no card around them"),
     Code.UNSURE_READS_ON_CARDS: lambda reads: _unsure(reads, "on a card read otherwise", "on cards read otherwise"),
     Code.SEEN_TWICE: lambda code, n: f"{code} seen {n} times far apart: one deck has one {code}; check the photo",
+    Code.READ_TWICE: _read_twice,
     Code.SECOND_READING: lambda code, p, card, where: f"ignored {code} ({p:.2f}): a second reading of {card}'s "
                                                       f"{_WHERE[where]}, not a card of its own",
     Code.COLUMN_CARD: lambda code, p: f"{code} read at {p:.2f} on the index column of a fan or row, with no card "

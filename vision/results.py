@@ -30,8 +30,11 @@ class RecognizedCard:
     """One card read from the photo. ``confidence``: the chance that the card is right (the doubt
     model's calibrated probability, ``vision.doubt``, where the models have one); ``confirm``: the
     player should check it (less likely right than the models' threshold, or seen twice);
-    ``runner_up`` is the next best reading; ``evidence`` what the chance was weighed from (None: a
-    card the player named)."""
+    ``alternatives``: the other cards it may be, each with its chance, best first, leaving out the
+    cards already elsewhere in the photo (one deck: ``vision.one_deck``; before the doubt model
+    weighs the card, each with the reader's probability from its second reading); ``runner_up`` is
+    the best of them (its chance ``runner_up_confidence``); ``evidence`` what the chance was weighed from
+    (None: a card the player named)."""
 
     card: str
     confidence: float
@@ -40,6 +43,7 @@ class RecognizedCard:
     runner_up: str | None = None
     runner_up_confidence: float = 0.0
     evidence: Evidence | None = field(default=None, compare=False, repr=False)
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     def as_json(self) -> dict:
         data = {"card": self.card, "confidence": round(self.confidence, 4),
@@ -47,6 +51,8 @@ class RecognizedCard:
         if self.confirm and self.runner_up:
             data["runner_up"] = self.runner_up
             data["runner_up_confidence"] = round(self.runner_up_confidence, 4)
+        if self.confirm and self.alternatives:
+            data["alternatives"] = [[code, round(p, 4)] for code, p in self.alternatives]
         return data
 
 

@@ -1,9 +1,11 @@
 """A second reading of each named card's best index, as evidence for ``vision.doubt``: the reader
-again on the index turned half round and cut wider (``again``), and the colour of its ink
-(``ink_red``: a red suit prints red, a black one black; not measured on a black-and-white photo),
-how sharp the index is, and what the photo says about itself: how bright and tinted the paper
-of each index is, how grainy, how much ink stands out, and the photo's own medians of these and
-of the other cards' reads (a read in a dark or tinted photo is less sure than the reader says)."""
+again on the index turned half round and cut wider (``again``; the other cards those two reads
+share their probability with, the card's ``alternatives`` until ``vision.doubt`` weighs them), the
+colour of its ink (``ink_red``: a red suit prints red, a black one black; not measured on a
+black-and-white photo), how sharp the index is, and what the photo says about itself: how bright
+and tinted the paper of each index is, how grainy, how much ink stands out, and the photo's own
+medians of these and of the other cards' reads (a read in a dark or tinted photo is less sure than
+the reader says)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.classes import CARD_INDEX
+from vision.classes import CARD_CODES, CARD_INDEX
 from vision.crops import crop_square, crops_to_tensor
 from vision.decode import Photo
 from vision.evidence import Evidence
@@ -28,6 +30,7 @@ INK_SATURATION = 90  # a red ink pixel is at least this saturated (0-255)
 INK_DARKER = 0.7  # a pixel darker than this share of the index's bright ground is ink
 
 
+KEEP_ALTERNATIVES = 6  # the reader's best other readings kept as evidence (``vision.one_deck`` chooses among them)
 COLOUR_SATURATION = 40  # a photo whose most saturated pixels (99th percentile) are under this has no colour
 
 
@@ -122,6 +125,13 @@ def read_again(run_classifier: RunClassifier, photo: Photo, recognition: Recogni
     probs = softmax(np.asarray(run_classifier(crops_to_tensor(twice)), np.float32)).reshape(len(again), 2, -1)
     for n, k in enumerate(again):
         card = cards[rows[k]]
-        cards[rows[k]] = replace(card, evidence=replace(card.evidence,
-                                                        again=float(probs[n, :, CARD_INDEX[card.card]].mean())))
+        mean = probs[n].mean(axis=0)
+        cards[rows[k]] = replace(card, evidence=replace(card.evidence, again=float(mean[CARD_INDEX[card.card]])),
+                                 alternatives=other_readings(mean, card.card))
     return replace(recognition, cards=tuple(cards))
+
+
+def other_readings(mean: np.ndarray, code: str, keep: int = KEEP_ALTERNATIVES) -> tuple[tuple[str, float], ...]:
+    """The reader's best other readings than ``code`` in one probability row, best first."""
+    order = np.argsort(-mean, kind="stable")
+    return tuple((CARD_CODES[j], round(float(mean[j]), 6)) for j in order[:keep + 1] if CARD_CODES[j] != code)[:keep]

@@ -52,11 +52,12 @@ LAYOUT_CODES = frozenset({Code.STARTER_PUSHED, Code.LONE_CARDS, Code.SINGLE_CARD
 # the table is laid out with the player's answers.
 TABLE_CODES = LAYOUT_CODES | {Code.NAMED_APART, Code.SET_ASIDE}
 # The notices that name one card by its code first and go with the card when it is dropped.
-_OF_A_CARD = frozenset({Code.LOW_CONFIDENCE, Code.ONE_CORNER, Code.DISPUTED_CORNERS, Code.SEEN_TWICE})
+_OF_A_CARD = frozenset({Code.LOW_CONFIDENCE, Code.ONE_CORNER, Code.DISPUTED_CORNERS, Code.SEEN_TWICE,
+                        Code.READ_TWICE})
 # Notices naming a card first that stay true once the player confirmed that card: it is still in
 # the photo twice; an ignored second reading is still not a card of its own; a named card lying
 # apart is still not counted. (A card set aside until confirmed is set aside no more.)
-_TRUE_AFTER_CONFIRM = frozenset({Code.SEEN_TWICE, Code.SECOND_READING, Code.NAMED_APART})
+_TRUE_AFTER_CONFIRM = frozenset({Code.SEEN_TWICE, Code.READ_TWICE, Code.SECOND_READING, Code.NAMED_APART})
 
 # A flagged card with at least this share of its box inside one trusted card's box sits on that
 # card. Real photos (train splits only: 150 rf100-poker + 150 cardcounterml, models v9): 48

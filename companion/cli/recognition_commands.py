@@ -206,7 +206,8 @@ def _named_cards(pairs: list[list[str]]) -> dict[int, str]:
 
 def show_warnings(shown) -> list[str]:
     """The show's warnings, the starter's worded with the flag that supplies it, then its
-    doubts (``companion.doubt``): what to confirm before pegging, one line each."""
+    doubts (``companion.doubt``): what to confirm before pegging, one line each, those that change a
+    count the most first (a card that counts the same either way is marked under its group instead)."""
     from companion.photo import NO_STARTER
 
     if shown.starter_source == NO_STARTER:
@@ -216,7 +217,7 @@ def show_warnings(shown) -> list[str]:
     else:
         starter = []
     advice = [shown.advice] if shown.advice else []  # another photo first: nothing else is sure
-    return advice + starter + [d.message for d in shown.doubts] + list(shown.count_warnings)
+    return advice + starter + [d.message for d in shown.asked] + list(shown.count_warnings)
 
 
 def _missing_card_hint(shown, group) -> str:
@@ -232,6 +233,8 @@ def _missing_card_hint(shown, group) -> str:
 
 
 def format_show(shown, warnings: list[str]) -> str:
+    from vision import Code, percent_sure
+
     recognition = shown.recognition
     source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[shown.starter_source]
     lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {shown.starter or '-'} ({source})"]
@@ -242,16 +245,25 @@ def format_show(shown, warnings: list[str]) -> str:
             if len(group.cards) < 4:
                 lines.append("  " + _missing_card_hint(shown, group))
             continue
+        sure = f"  ({percent_sure(group.chance)} sure)" if group.chance is not None else ""
         lines.append(f"\n{group.label.capitalize()}: {' '.join(group.cards)} + {shown.starter}"
-                     f"{rules}  = {group.show.total}")
+                     f"{rules}  = {group.show.total}{sure}")
         for item in group.show.items:
             lines.append(f"  {item.kind:8s} {' '.join(str(c) for c in item.cards):18s} {item.points:2d}")
         lines.append(f"  \"{group.show.spoken}\"")
-        if group.confirm:
-            lines.append(f"  check: {' '.join(group.confirm)} (flagged by the recogniser: confirm before pegging)")
+        marked = [d for d in shown.marked if d.group == group.label]
+        asked = {d.card for d in shown.asked if d.group == group.label}
+        check = [c for c in group.confirm if c in asked or c not in {d.card for d in marked}]
+        if check:
+            lines.append(f"  check: {' '.join(check)} (flagged by the recogniser: confirm before pegging)")
+        lines.extend(f"  marked: {d.message.split(': ', 1)[1]} (kept as read, not asked)" for d in marked)
         if group.claim is not None:
             lines.append(f"  {group.claim.describe()}")
-    all_warnings = list(warnings) + list(recognition.warnings)
+    # a flagged card whose count is worked out above (asked, or marked) is said there, not twice
+    doubted = {d.card for d in shown.doubts if d.group is not None}
+    all_warnings = list(warnings) + [w for w in recognition.warnings
+                                     if not (w.code == Code.DOUBTFUL and w.args and w.args[0] in doubted)]
+    lines.extend(f"note: {d.message} (kept as read, not asked)" for d in shown.marked if d.group is None)
     if all_warnings:
         lines.append("")
         lines.extend(f"warning: {w}" for w in all_warnings)

@@ -181,12 +181,15 @@ class Game:
     def _show(self, entry: ShowCount, index: int) -> None:
         self._need(Phase.SHOW, "a show")
         kind, seat, cards = self.deal.show_cards(entry.cards)
+        stray = [str(c) for c in entry.unconfirmed if c not in cards]
+        if stray:
+            raise EntryError(f"unconfirmed: {' '.join(stray)} is not a card of this count ({' '.join(map(str, cards))})")
         counted = self.deal.count(cards, kind is ShowKind.CRIB)
         self.deal.show_index += 1
         claimed = counted.total if entry.claim is None else entry.claim
         self.shows.append(ShowRecord(self.game_number, self.deal_number, seat, kind, tuple(map(str, cards)),
                                      str(self.deal.starter), counted.total, claimed, counted.spoken, entry.photo,
-                                     index))
+                                     index, tuple(map(str, entry.unconfirmed))))
         if self.deal.next_show is None:
             self.phase = Phase.DISCARD
         self._claim(index, LogKind(kind), seat, counted.total, entry.claim, counted.spoken)

@@ -240,21 +240,30 @@ class PegBy(Entry):
 @dataclass(frozen=True, slots=True)
 class ShowCount(Entry):
     """The next hand (or the crib) in the show order: its cards (None: the cards already known
-    from the play or the discards), the claimed total, and where the cards came from."""
+    from the play or the discards), the claimed total, and where the cards came from; of a
+    photo's cards, those ``unconfirmed``: kept as read, the player never checked them (the
+    recogniser was unsure, but the count was the same either way, or the player took the rest
+    as read). An entry stored before the mark has none."""
 
     TYPE: ClassVar[str] = "show"
     cards: tuple[Card, ...] | None = None
     claim: int | None = None
     photo: str | None = None  # a photo's path or id when the cards were recognised
+    unconfirmed: tuple[Card, ...] = ()
 
     def as_json(self) -> dict:
-        return {"type": self.TYPE, "cards": _fmt(self.cards), "claim": self.claim, "photo": self.photo}
+        data = {"type": self.TYPE, "cards": _fmt(self.cards), "claim": self.claim, "photo": self.photo}
+        if self.unconfirmed:  # only when there are some: the journals written before it stay as they were
+            data["unconfirmed"] = _fmt(self.unconfirmed)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "ShowCount":
         cards = data.get("cards")
+        unconfirmed = data.get("unconfirmed")
         return cls(None if cards is None else _cards(cards, "cards"), _int(data, "claim", optional=True),
-                   _str(data, "photo", optional=True))
+                   _str(data, "photo", optional=True),
+                   () if unconfirmed is None else _cards(unconfirmed, "unconfirmed"))
 
 
 @dataclass(frozen=True, slots=True)

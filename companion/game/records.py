@@ -96,6 +96,7 @@ class ShowRecord:
     spoken: str
     photo: str | None
     entry: int | None = None  # the show entry that counted it
+    unconfirmed: tuple[str, ...] = ()  # of a photo's cards, those kept as read without the player's check
 
     def __post_init__(self) -> None:
         _check_kind(ShowKind, self.kind)

@@ -148,11 +148,12 @@ class GameSession:
         return self.record(PegBy(PeggingMode(mode)))
 
     def show(self, hand: Sequence[Card | str] | None = None, claim: int | None = None,
-             photo: str | None = None) -> list[LogLine]:
-        """The next count of the show (pone first ... dealer, then the crib)."""
+             photo: str | None = None, unconfirmed: Sequence[Card | str] = ()) -> list[LogLine]:
+        """The next count of the show (pone first ... dealer, then the crib). ``unconfirmed``: of
+        a photo's cards, those kept as read without the player's check (marked so in the game)."""
         upcoming = self.game.deal.next_show if self.game.phase is Phase.SHOW and self.game.deal else None
         _possible(upcoming[0] if upcoming else "hand", claim)  # 29 at most, never 19, 25, 26, 27
-        return self.record(ShowCount(None if hand is None else cards(hand), claim, photo))
+        return self.record(ShowCount(None if hand is None else cards(hand), claim, photo, cards(unconfirmed, "unconfirmed")))
 
     def muggins(self, by: int | str, offer: int | None = None) -> list[LogLine]:
         """``by`` takes the missed points of ``offer`` (default: the newest open offer)."""

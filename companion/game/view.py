@@ -50,6 +50,7 @@ class ShownCount:
     claimed: int
     spoken: str
     items: Items
+    unconfirmed: tuple[str, ...] = ()  # of a photo's cards, those kept as read without the player's check
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +198,8 @@ def _shown(deal, record) -> ShownCount:
     the total and its breakdown (counted again: the record keeps only the total)."""
     counted = deal.count(tuple(Card.parse(c) for c in record.cards), record.kind is ShowKind.CRIB)
     return ShownCount(record.entry, record.seat, record.kind, tuple(record.cards), record.starter, record.entitled,
-                      record.claimed, record.spoken, tuple(counted.as_json(with_cards=False)["items"]))
+                      record.claimed, record.spoken, tuple(counted.as_json(with_cards=False)["items"]),
+                      record.unconfirmed)
 
 
 def board_view(game: Game) -> BoardView:

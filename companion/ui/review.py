@@ -2,19 +2,22 @@
 box, what it was read as, whether it is flagged (unsure, unread or a duplicate) and whether the
 player has confirmed it; corrections, and moving a card to a hand, the crib or the starter.
 
-Nothing flagged is scored until the player confirms or corrects it: ``problems()`` lists what
-is left, and ``recognition()`` (the corrected ``vision.Recognition`` that ``count_show``
-counts) refuses while any remain. Where the count to come doubts a card (``companion.doubt``: the
-starter taken while cards were unread, a total that changes with an unsure card's other
-reading), its flag says so: which count, and both totals.
+Only what changes a count is asked (``companion.doubt``): ``problems()`` lists what is left, the
+cards that change a count the most first (the starter taken while cards were unread, a total
+that changes with an unsure card's other readings: which count, and its totals, "hand 1 counts
+12, or 14 if it is 6♥"), then unread boxes, cards read twice and unsure cards no count was made
+with. An unsure card that counts the same either way is ``marked()`` ("K♥ or K♦: 12 either way"),
+not asked; ``accept_rest()`` takes every unsure card left as read in one tap. A card kept as read
+without the player's check stays flagged in ``recognition()`` (the game marks it unconfirmed),
+which refuses while problems remain.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from companion.doubt import Doubt, doubts
+from companion.doubt import Doubt, counts_said, doubts, readings_said
 from companion.photo import count_recognition, name_unread
 from companion.ui.cardtext import card_text
 from vision import (LAYOUT_CODES, ROLE_ORDER, CardGroup, Code, RecognizedCard, Recognition, Role, answered,
@@ -68,6 +71,14 @@ class ReviewCard:
     confirmed: bool = False     # the player confirmed or corrected it
     read_as: str | None = None  # what recognition read, when the player changed it
     runner_up: str | None = None
+    alternatives: tuple = ()    # the other cards it may be, with their chances (``RecognizedCard.alternatives``)
+    accepted: bool = False      # kept as read without the player's check (unconfirmed)
+    evidence: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def open(self) -> bool:
+        """Unsure, and neither checked by the player nor kept as read: the count doubts it."""
+        return self.unsure and not self.confirmed and not self.accepted
 
 
 class Review:
@@ -88,7 +99,8 @@ class Review:
         unknown = Place.of(Role.UNKNOWN, 1)
         for card in recognition.cards:
             self.cards.append(ReviewCard(card.card, card.box, card.confidence, group_of.get(card.card, unknown),
-                                         unsure=card.confirm, runner_up=card.runner_up))
+                                         unsure=card.confirm, runner_up=card.runner_up,
+                                         alternatives=card.alternatives, evidence=card.evidence))
         for box in recognition.unread_boxes:
             self.cards.append(ReviewCard(None, tuple(box), 0.0, unknown, unsure=True))
         self.chosen_starter = next((i for i, c in enumerate(self.cards) if c.group == STARTER), None)
@@ -106,28 +118,70 @@ class Review:
         return {code for code, n in counts.items() if n > 1}
 
     def flagged(self, index: int) -> str | None:
-        """Why card ``index`` needs the player, or None."""
+        """Why card ``index`` needs the player, or None (a card marked, not asked, included)."""
         card = self.cards[index]
         if card.group == IGNORED:
             return None
         if card.code is None:
             return "unread: tap it to name it, or leave it out"
         if card.code in self.duplicates():
-            return f"{card_text(card.code)} is in the photo twice: correct one of them"
+            return self._twice(index)
         if about := self.doubts(index):
-            return _doubt_text(card, about)
-        if card.unsure and not card.confirmed:
-            return f"{_read_as(card)}: tap to confirm or correct"
+            return _doubt_text(card, about, self._taken(index))
+        if card.open and not self._marked_doubts(index):
+            return f"{_read_as(card, self._taken(index))}: tap to confirm or correct"
         return None
 
-    def doubts(self, index: int) -> list[Doubt]:
-        """What the count to come doubts about card ``index`` while the player has not confirmed it."""
+    def _taken(self, index: int) -> set[str]:
+        """The cards card ``index`` cannot be (one deck): the others on the table, the game's starter."""
+        return {c.code for j, c in enumerate(self.cards) if j != index and c.code and c.group != IGNORED} | \
+            {self.starter} - {None}
+
+    def _twice(self, index: int) -> str:
+        """A card read twice (one deck: one read is wrong): which read is likelier wrong, the one
+        the player has not checked, else the less sure, and what it may be."""
         card = self.cards[index]
-        if card.code is None or card.confirmed or card.group == IGNORED:
+        twins = [j for j, c in enumerate(self.cards) if c.code == card.code and c.group != IGNORED]
+        sure = {j: (self.cards[j].confirmed, self.cards[j].confidence) for j in twins}
+        if len(twins) != 2 or len(set(sure.values())) == 1:
+            return f"{card_text(card.code)} is in the photo twice: correct one of them"
+        if sure[index] > min(sure.values()):
+            return f"{card_text(card.code)} read twice: the other is likelier wrong; correct it, or this one"
+        others = [card_text(code) for code, _ in card.alternatives if code not in self._taken(index)]
+        maybe = f"; it may be {' or '.join(others)}" if others else ""
+        return (f"{card_text(card.code)} read twice: this one is likelier wrong ({percent_sure(card.confidence)} "
+                f"sure){maybe}; correct it")
+
+    def marked(self, index: int) -> str | None:
+        """What card ``index``'s count says when it counts the same either way ("K♥ or K♦: 12
+        either way"): shown marked, not asked; None otherwise."""
+        if self.flagged(index) is not None:
+            return None
+        about = self._marked_doubts(index)
+        if not about:
+            return None
+        own = next((d for d in about if d.group is None), None)
+        if own is not None:
+            return f"the starter {readings_said(own, card_text)}: every count the same either way"
+        return "; ".join(f"{readings_said(d, card_text)}: {counts_said(d, card_text)}" for d in about)
+
+    def doubts(self, index: int) -> list[Doubt]:
+        """What the count to come asks about card ``index`` while the player has not confirmed it."""
+        return [d for d in self._doubts_of(index) if d.asked]
+
+    def _marked_doubts(self, index: int) -> list[Doubt]:
+        return [d for d in self._doubts_of(index) if not d.asked]
+
+    def _doubts_of(self, index: int) -> list[Doubt]:
+        card = self.cards[index]
+        if card.code is None or card.confirmed or card.accepted or card.group == IGNORED:
             return []
+        return [d for d in self._all_doubts() if d.card == card.code]
+
+    def _all_doubts(self) -> tuple[Doubt, ...]:
         if self._doubts_for is None or self._doubts_for[0] != self.cards:
             self._doubts_for = (list(self.cards), self._count_doubts())
-        return [d for d in self._doubts_for[1] if d.card == card.code]
+        return self._doubts_for[1]
 
     def _count_doubts(self) -> tuple[Doubt, ...]:
         """The doubts of the photo counted as it stands: cards not yet confirmed still unsure, and
@@ -135,7 +189,8 @@ class Review:
         chosen = self.chosen_starter
         starter_unchecked = (chosen is not None and self.cards[chosen].group == STARTER
                              and not self.cards[chosen].confirmed)
-        cards = tuple(RecognizedCard(c.code, c.confidence, c.box, c.unsure and not c.confirmed, c.runner_up)
+        cards = tuple(RecognizedCard(c.code, c.confidence, c.box, c.open, c.runner_up, evidence=c.evidence,
+                                     alternatives=c.alternatives)
                       for c in self.cards if c.code and c.group != IGNORED)
         draft = Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(), (),
                             unread_boxes=self.source.unread_boxes if starter_unchecked else ())
@@ -145,7 +200,28 @@ class Review:
             return ()
 
     def problems(self) -> list[str]:
-        return [text for i in range(len(self.cards)) if (text := self.flagged(i))]
+        """What the player must answer, the cards that change a count the most first."""
+        order: dict[str, int] = {}
+        for i, d in enumerate(self._all_doubts()):
+            if d.asked:
+                order.setdefault(d.card, i)
+        found = [(i, text) for i in range(len(self.cards)) if (text := self.flagged(i))]
+        found.sort(key=lambda it: order.get(self.cards[it[0]].code, len(order)))
+        return [text for _, text in found]
+
+    def rest(self) -> list[int]:
+        """The unsure cards the player has not answered that one tap may keep as read
+        (``accept_rest``): not unread, not read twice."""
+        twice = self.duplicates()
+        return [i for i, c in enumerate(self.cards)
+                if c.open and c.code and c.group != IGNORED and c.code not in twice]
+
+    def accept_rest(self) -> int:
+        """Keep every card of ``rest()`` as read, unconfirmed (the game marks it so); how many."""
+        rest = self.rest()
+        for i in rest:
+            self.cards[i] = replace(self.cards[i], accepted=True)
+        return len(rest)
 
     def groups(self) -> dict[Place, list[str]]:
         """Each group's place -> its card codes, hands first, then the crib, the starter, the rest."""
@@ -197,12 +273,15 @@ class Review:
 
     # --- the result --------------------------------------------------------------------------------
     def recognition(self) -> Recognition:
-        """The photo as the player confirmed it (ReviewError while flagged cards remain)."""
+        """The photo as the player confirmed it (ReviewError while problems remain); the unsure
+        cards kept as read (marked, or accepted with the rest) still flagged: unconfirmed."""
         problems = self.problems()
         if problems:
             raise ReviewError(f"{len(problems)} card(s) to check first: {problems[0]}")
-        cards = tuple(RecognizedCard(c.code, c.confidence, c.box) for c in self.cards
-                      if c.code and c.group != IGNORED)
+        # a card kept as read without the player's check stays flagged: unconfirmed
+        cards = tuple(RecognizedCard(c.code, c.confidence, c.box, True, c.runner_up, alternatives=c.alternatives)
+                      if c.unsure and not c.confirmed else RecognizedCard(c.code, c.confidence, c.box)
+                      for c in self.cards if c.code and c.group != IGNORED)
         return Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(),
                            self._warnings_left(), dict(self.source.ms))
 
@@ -216,24 +295,26 @@ class Review:
         return answered(still, checked)
 
 
-def _read_as(card: ReviewCard) -> str:
-    """What recognition made of a flagged card, as its chance: "read as 10♣, 62 % sure, or 9♣"."""
-    also = f", or {card_text(card.runner_up)}" if card.runner_up else ""
+def _read_as(card: ReviewCard, taken: set[str]) -> str:
+    """What recognition made of a flagged card, as its chance: "read as 10♣, 62 % sure, or 9♣"
+    (its best other reading that is not on the table: one deck)."""
+    others = [code for code, _ in card.alternatives] or ([card.runner_up] if card.runner_up else [])
+    other = next((code for code in others if code not in taken), None)
+    also = f", or {card_text(other)}" if other else ""
     return f"read as {card_text(card.code)}, {percent_sure(card.confidence)} sure{also}"
 
 
-def _doubt_text(card: ReviewCard, about: list[Doubt]) -> str:
-    """The card's flag, e.g. "read as 10♣, 62 % sure, or 9♣: hand 1 counts 8 with it, 6 if it is 9♣:
-    tap to confirm or correct"."""
+def _doubt_text(card: ReviewCard, about: list[Doubt], taken: set[str]) -> str:
+    """The card's question, e.g. "read as 10♣, 62 % sure, or 9♣: hand 1 counts 8, or 6 if it is
+    9♣: tap to confirm or correct"."""
     own = next((d for d in about if d.group is None), None)  # the starter's own doubt
     if own is None:
-        head = _read_as(card) if card.unsure else f"{card_text(card.code)} read unsure"
+        head = _read_as(card, taken) if card.unsure else f"{card_text(card.code)} read unsure"
     else:
-        why = [_read_as(card)] if own.unsure else [card_text(card.code)]
+        why = [_read_as(card, taken)] if own.unsure else [card_text(card.code)]
         if own.unread:
             cards = "1 card was" if own.unread == 1 else f"{own.unread} cards were"
             why.append(f"chosen while {cards} unread (the starter may be one of them)")
         head = "Starter " + (", " if own.unsure else " ").join(why)
-    counts = [f"{d.group} counts {d.total} with it, {d.alternative_total} if it is {card_text(d.alternative)}"
-              for d in about if d.group is not None]
+    counts = [f"{d.group} counts {counts_said(d, card_text)}" for d in about if d.group is not None]
     return ": ".join([head, *(["; ".join(counts)] if counts else []), "tap to confirm or correct"])

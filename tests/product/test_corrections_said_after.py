@@ -94,11 +94,13 @@ def flagged_hand() -> Recognition:
 
 def test_confirm_clears_the_flag_its_warnings_and_its_doubt():
     before = count_show(flagged_hand())
-    assert [d.message for d in before.doubts] == ["hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H"]
+    assert [d.message for d in before.doubts] == ["hand 1 counts 7 with 5H, or 2 if it is 6H: confirm 5H",
+                                                  "hand 1: KS or KD: 7 either way"]  # marked, not asked
+    assert [d.asked for d in before.doubts] == [True, False]
     assert before.groups[0].confirm == ("5H", "KS")
     shown = count_show(flagged_hand(), confirmed=["5h"])
     assert not shown.recognition.card("5H").confirm and shown.recognition.card("KS").confirm
-    assert shown.doubts == () and shown.groups[0].confirm == ("KS",)
+    assert shown.asked == () and shown.groups[0].confirm == ("KS",)
     assert shown.recognition.warnings == (
         Notice(Code.DISPUTED_CORNERS, ("KS", "KD")),             # another card: still to confirm
         Notice(Code.SEEN_TWICE, ("5H", 2)),                      # still in the photo twice
@@ -123,13 +125,14 @@ def test_crib_show_confirm_clears_the_flag_and_its_warning(capsys, monkeypatch, 
     status, out, err = run(capsys, "show", photo)
     assert status == 0, err
     assert "warning: 5H read with low confidence 0.42 (or 6H, 0.29): confirm this card" in out
-    assert "warning: hand 1 counts 7 with 5H, 2 if it is 6H: confirm 5H" in out
-    assert "  check: 5H KS (flagged by the recogniser: confirm before pegging)" in out
+    assert "warning: hand 1 counts 7 with 5H, or 2 if it is 6H: confirm 5H" in out
+    assert "  check: 5H (flagged by the recogniser: confirm before pegging)" in out
+    assert "  marked: KS or KD: 7 either way (kept as read, not asked)" in out  # a king either way
     status, out, err = run(capsys, "show", photo, "--confirm", "5H")
     assert status == 0, err
     assert "confirm this card" in out and "the corners of one card read KS and KD" in out  # KS still asks
     assert not re.search(r"5H .*confirm|confirm 5H", out), out
-    assert "  check: KS (flagged by the recogniser: confirm before pegging)" in out
+    assert "  check:" not in out and "  marked: KS or KD: 7 either way" in out
     status, out, err = run(capsys, "show", photo, "--confirm", "5H", "KS", "--json")
     data = json.loads(out)
     assert status == 0 and not any(c["confirm"] for c in data["recognition"]["cards"])

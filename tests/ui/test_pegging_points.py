@@ -108,10 +108,11 @@ def test_a_deal_pegged_by_points_and_shown_by_photo_takes_a_handful_of_taps(star
     assert view.scores == (2 + 8 + 4, 5 + 7)
     assert board_shows(h, view)
     assert taps.count - checking == DEAL_TAPS["count shown first"]
-    # the check: nothing when every card is read surely, else each flagged card (tap it, "Yes") and
+    # the check: nothing when every card is read surely, else each flagged card asked (tap it, "Yes":
+    # only those whose other readings change a count; the others are marked, kept as read) and
     # Count; the doubt model flags 9H and 4C here (99.69 and 99.28 % sure, under its 99.7 %)
     flagged = sum(c.confirm for c in shared_recognizer().recognize(PHOTO).cards)
-    assert flagged <= 2 and checking == (1 + 2 * flagged if flagged else 0)
+    assert flagged <= 2 and (checking in [1 + 2 * asked for asked in range(flagged + 1)] if flagged else checking == 0)
 
 
 def test_claimed_first_each_count_is_typed_claimed_and_revealed(start_app):

@@ -11,7 +11,7 @@ from vision import CardGroup, RecognizedCard, Recognition, Role
 
 HAND = ("5H", "6C", "4D", "KS")  # with the 2S: 15 two, 15 four, a run of three = 7; as 6H 6C 4D KS: a pair = 2
 STARTER_LINE = "Starter 2\u2660 chosen while 1 card was unread (the starter may be one of them): tap to confirm or correct"
-HAND_LINE = "read as 5\u2665, 40 % sure, or 6\u2665: hand 1 counts 7 with it, 2 if it is 6\u2665: tap to confirm or correct"
+HAND_LINE = "read as 5\u2665, 40 % sure, or 6\u2665: hand 1 counts 7, or 2 if it is 6\u2665: tap to confirm or correct"
 
 
 def recognition(unsure=None, unread=((900.0, 300.0, 1000.0, 440.0),)):
@@ -47,8 +47,8 @@ def test_a_card_whose_other_reading_changes_the_count_names_both_totals():
     assert review.problems() == [HAND_LINE]
     review.correct(0, "6H")  # the player's answer ends the doubt, whichever it is
     assert review.problems() == []
-    same = Review(recognition(unsure={"KS": "KD"}, unread=()))  # a king either way: the same count
-    assert same.problems() == ["read as K\u2660, 40 % sure, or K\u2666: tap to confirm or correct"]
+    same = Review(recognition(unsure={"KS": "KD"}, unread=()))  # a king either way: the same count, marked
+    assert same.problems() == [] and same.marked(3) == "K\u2660 or K\u2666: 7 either way"
 
 
 def test_the_games_starter_decides_the_doubts():
@@ -58,7 +58,7 @@ def test_the_games_starter_decides_the_doubts():
     as_6h = score([Card.parse(c) for c in ("6H",) + HAND[1:]], Card.parse("3S")).total
     assert (with_3s, as_6h) == (8, 4)  # a run of four and two fifteens; a pair of 6s and a fifteen
     assert review.problems() == [
-        f"read as 5\u2665, 40 % sure, or 6\u2665: hand 1 counts {with_3s} with it, {as_6h} if it is 6\u2665: tap to confirm or correct",
+        f"read as 5\u2665, 40 % sure, or 6\u2665: hand 1 counts {with_3s}, or {as_6h} if it is 6\u2665: tap to confirm or correct",
         "unread: tap it to name it, or leave it out"]
 
 
@@ -67,7 +67,8 @@ def test_the_review_screen_asks_to_confirm_the_starter_and_the_card_before_count
     h.app.go("review", recognition=recognition(unsure={"5H": "6H"}), photo=None)
     h.wait()
     review = h.screen("review")
-    assert review.ids.problems.text.splitlines() == [HAND_LINE, STARTER_LINE, "unread: tap it to name it, or leave it out"]
+    # the starter first: with a card unread the count could be anything
+    assert review.ids.problems.text.splitlines() == [STARTER_LINE, HAND_LINE, "unread: tap it to name it, or leave it out"]
     assert review.ids.count.disabled
     review.tap_card(4)  # the starter
     h.pump(0.2, frames=4)
@@ -85,3 +86,19 @@ def test_the_review_screen_asks_to_confirm_the_starter_and_the_card_before_count
     h.tap(review.ids.count)
     h.wait(lambda: h.current == "show", what="the reviewed photo counted")
     assert [g.show.total for g in h.screen("show").context["photo_show"].groups] == [7]
+
+
+def test_the_review_screen_asks_what_changes_a_count_marks_the_rest_and_keeps_it_in_one_tap(start_app):
+    h = start_app()
+    # 5H or 6H changes the count (asked); KS or KD does not (marked); no unread card
+    h.app.go("review", recognition=recognition(unsure={"5H": "6H", "KS": "KD"}, unread=()), photo=None)
+    h.wait()
+    review = h.screen("review")
+    assert review.ids.problems.text.splitlines() == [HAND_LINE]
+    assert review.ids.marked.text == "Kept as read: K\u2660 or K\u2666: 7 either way"
+    assert [b["label"] for b in review.ids.photo.boxes][:4] == ["5\u2665?", "6\u2663", "4\u2666", "K\u2660*"]
+    assert review.ids.count.disabled and review.ids.rest.text == "The rest are right" and review.ids.rest.opacity == 1
+    h.tap(review.ids.rest)  # one tap: the 5H kept as read too
+    h.pump(0.2, frames=4)
+    assert not review.ids.count.disabled and review.ids.rest.opacity == 0
+    assert [c.card for c in review.review.recognition().cards if c.confirm] == ["5H", "KS"]  # unconfirmed

@@ -1,8 +1,10 @@
 """Review: the photo with every recognised card boxed and named. Tap a card to correct it
-(the 13 x 4 picker), confirm it, or move it to a hand, the crib or the starter. Unsure, unread
-and duplicate cards stay red and listed until resolved; "Count" waits for them. A starter chosen
-while cards were unread, or a count that changes with an unsure card (both totals named), waits
-for the player too (``Review``, ``companion.doubt``)."""
+(the 13 x 4 picker), confirm it, or move it to a hand, the crib or the starter. Only what changes
+a count is asked (``Review``, ``companion.doubt``): the cards that change a count the most first
+(a starter chosen while cards were unread, a count that changes with an unsure card: its totals
+named), then unread and duplicate cards; they stay red and listed until resolved, and "Count"
+waits for them. An unsure card that counts the same either way is marked ("K♥ or K♦: 4 either
+way"), not asked; "The rest are right" keeps every unsure card left as read, unconfirmed."""
 
 from __future__ import annotations
 
@@ -52,13 +54,23 @@ class ReviewScreen(CribScreen):
             groups.add_widget(Factory.Body(text=f"[b]{label}[/b]: " + "  ".join(T.card_text(c) for c in codes),
                                            font_name=T.CARD_FONT))
         problems = review.problems()
+        marked = [text for i in range(len(review.cards)) if (text := review.marked(i))]
         quality = self.context.get("quality")
         advice = [quality.advice] if quality is not None and quality.advice else []
         self.ids.problems.text = ("\n".join(advice + problems) if advice or problems else
                                   "Every card checked. Tap a card to change it, or count.")
         self.ids.problems.color = T.WARN if advice or problems else T.OK
+        self.ids.marked.text = "\n".join(f"Kept as read: {text}" for text in marked)
         self.ids.count.disabled = bool(problems)
         self.ids.count.text = f"Check {len(problems)} card(s) first" if problems else "Count"
+        rest = review.rest() if problems else []  # nothing asked: the marked cards need no tap
+        self.ids.rest.disabled = not rest
+        self.ids.rest.opacity = 1 if rest else 0
+        self.ids.rest.text = "The rest are right" if rest else ""
+
+    def accept_rest(self) -> None:
+        """One tap: every unsure card not yet answered is kept as read (unconfirmed)."""
+        self._change(self.review.accept_rest)
 
     def _box(self, index: int, card) -> dict:
         """How card ``index`` is drawn: its group's colour and name, red while flagged; a box left
@@ -66,7 +78,8 @@ class ReviewScreen(CribScreen):
         if card.group == IGNORED:
             return {"box": card.box, "label": "left out", "colour": T.MUTED, "left_out": True}
         flagged = bool(self.review.flagged(index))
-        return {"box": card.box, "label": (T.card_text(card.code) if card.code else "?") + ("?" if flagged else ""),
+        mark = "?" if flagged else "*" if self.review.marked(index) else ""  # *: kept as read, counts the same
+        return {"box": card.box, "label": (T.card_text(card.code) if card.code else "?") + mark,
                 "flagged": flagged, "colour": T.ROLE_COLOURS.get(card.group.role, T.OK)}
 
     def tap_card(self, index: int) -> None:

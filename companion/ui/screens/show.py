@@ -386,7 +386,10 @@ class ShowScreen(CribScreen):
             if not view.count_first and view.shown:  # claimed: now the count is shown
                 self.revealed = view.shown[-1].entry
             self.on_game_view(view)
-        self.act(GameSession.show, self.cards, claim, path, then=done)
+        photo_show = self.context.get("photo_show")
+        # the photo's cards kept as read without the player's check: the game marks them unconfirmed
+        unconfirmed = photo_show.unconfirmed(self.cards) if photo_show is not None and self.cards else ()
+        self.act(GameSession.show, self.cards, claim, path, unconfirmed, then=done)
 
     def _offers(self, view) -> None:
         box = self.ids.offers
