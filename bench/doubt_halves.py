@@ -1,7 +1,8 @@
 """The doubt model judged on real photos it never saw (issue 54), from one command: fitted on half
 a of the real validation photos (``vision/train/real_val_halves.txt``) and judged on half b, then
 swapped (fitted on b, judged on a), so every one of the 431 photos has a figure from a doubt model
-that never saw it. Beside each: the doubt model shipped before (fitted on the real train photos).
+that never saw it. Beside each ("before"): session 23's doubt model, fitted on the real train photos
+(``vision/train/frozen/doubt_model_s23.json``, its models.json block).
 
     python bench/doubt_halves.py [--evidence vision/train/frozen/doubt_evidence_halves.csv]
                                  [--photos vision/train/frozen/doubt_photos_halves.csv] [--write-shipped]
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.doubt import doubt_model_of  # noqa: E402
+from vision.doubt import DoubtModel  # noqa: E402
 from vision.train.doubt import (PHOTO_COLUMNS, evidence_digest, evidence_of_row, fit_on_half,  # noqa: E402
                                 read_evidence, write_into)
 from vision.train.doubt_halves import HALVES, TUNES  # noqa: E402
@@ -36,6 +37,7 @@ from vision.train.doubt_halves import HALVES, TUNES  # noqa: E402
 FROZEN = ROOT / "vision" / "train" / "frozen"
 EVIDENCE = FROZEN / "doubt_evidence_halves.csv"
 PHOTOS = FROZEN / "doubt_photos_halves.csv"
+BEFORE = FROZEN / "doubt_model_s23.json"  # the doubt block models v10 shipped with before issue 54
 FAMILIES = ("black", "desk", "held", "poker", "table")
 TARGET = {"flagged": 0.04, "family_flagged": 0.12, "taps": 0.2, "table_taps": 1.5, "no_tap": 0.90,
           "wrong_per_1000": 1.0}
@@ -159,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         photos = read_evidence(args.photos, PHOTO_COLUMNS)
     except ValueError as exc:
         parser.exit(2, f"error: {exc}\n")
-    shipped = doubt_model_of(json.loads((ROOT / "models" / "models.json").read_text()))
+    shipped = DoubtModel.from_json(json.loads(BEFORE.read_text()))
     provenance = {"evidence": str(args.evidence.relative_to(ROOT)) if args.evidence.is_relative_to(ROOT) else str(args.evidence),
                   "evidence_sha256": evidence_digest(args.evidence)}
     models = {half: fit_on_half(rows, half, provenance=provenance) for half in HALVES}

@@ -139,6 +139,9 @@ class DoubtModel:
     # When a photo with a card flagged is worse than the photos the model was tuned on, as taken
     # (``PhotoLimits``), the player is told what to do about it (``Code.PHOTO_ADVICE``).
     limits: "PhotoLimits | None" = None
+    # (a, b): the chance is sigmoid(a * z + b) of the regression's log-odds z (a fit that weighs
+    # wrong cards more is recalibrated so; (1, 0): as fitted)
+    calibration: tuple[float, float] = (1.0, 0.0)
 
     def __post_init__(self) -> None:
         n = len(self.features)
@@ -151,6 +154,8 @@ class DoubtModel:
             raise DoubtModelError(f"doubt: flag_below must be between 0 and 1, got {self.flag_below}")
         if any(s <= 0 for s in self.scale):
             raise DoubtModelError("doubt: every scale must be positive")
+        if len(self.calibration) != 2 or self.calibration[0] <= 0:
+            raise DoubtModelError(f"doubt: calibration must be [a, b] with a > 0, got {list(self.calibration)}")
         if self.clip < 0:
             raise DoubtModelError(f"doubt: clip must be 0 (none) or positive, got {self.clip}")
         if not self.flag_below <= self.reread_below <= 1.0:
@@ -163,7 +168,8 @@ class DoubtModel:
                        tuple(map(float, block["coefficients"])), float(block["intercept"]),
                        float(block["flag_below"]), str(block.get("risk", "")), dict(block.get("provenance", {})),
                        float(block.get("reread_below", 1.0)), float(block.get("clip", 0.0)),
-                       PhotoLimits.from_json(block["limits"]) if "limits" in block else None)
+                       PhotoLimits.from_json(block["limits"]) if "limits" in block else None,
+                       tuple(map(float, block.get("calibration", (1.0, 0.0)))))
         except KeyError as exc:
             raise DoubtModelError(f"doubt: missing {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:
@@ -175,7 +181,8 @@ class DoubtModel:
         return {"model": "logistic", "features": list(self.features), "mean": list(self.mean),
                 "scale": list(self.scale), "coefficients": list(self.coefficients), "intercept": self.intercept,
                 "clip": self.clip, "flag_below": self.flag_below, "reread_below": self.reread_below, "risk": self.risk,
-                "provenance": self.provenance, **({"limits": self.limits.as_json()} if self.limits else {})}
+                "calibration": list(self.calibration), "provenance": self.provenance,
+                **({"limits": self.limits.as_json()} if self.limits else {})}
 
     def terms(self, evidence: Evidence) -> list[float]:
         """Each feature's pull on the log-odds, against a typical card (the fitting data's mean)."""
@@ -187,7 +194,8 @@ class DoubtModel:
         return min(max(z, -self.clip), self.clip) if self.clip else z
 
     def probability(self, evidence: Evidence) -> float:
-        return _sigmoid(self.intercept + sum(self.terms(evidence)))
+        a, b = self.calibration
+        return _sigmoid(a * (self.intercept + sum(self.terms(evidence))) + b)
 
     def needs_reading(self, evidence: Evidence) -> bool:
         """Whether a card whose second reading is assumed to agree with its first (``again`` equal
