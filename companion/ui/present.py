@@ -55,7 +55,7 @@ def board_of(words: str) -> str:
 
 
 # The settings slider moves along the "nines" of the chance a card must reach to pass unasked:
-# 1 -> 90 %, 2 -> 99 %, 3 -> 99.9 % (the doubt model's thresholds sit near 99.7 %, where a
+# 1 -> 90 %, 2 -> 99 %, 3 -> 99.9 % (the doubt model's thresholds sit near 99 %, where a
 # straight percent slider would leave no room to move).
 SLIDER_NINES = (math.log10(2), 4.0)  # 50 % .. 99.99 %
 

@@ -1,10 +1,21 @@
 """Fitting the doubt model (``vision.doubt``): the evidence of every card the shipped pipeline names
-on real train photos and rendered scenes, each marked right or wrong, then a logistic regression
-and the threshold for a stated risk.
+on real photos and rendered scenes, each marked right or wrong, then a logistic regression and
+the threshold for a stated risk.
 
-    python -m vision.train.doubt collect --out vision/train/frozen/doubt_evidence_v10.csv [--models DIR]
-                                         [--scenes 600] [--seed 8600000] [--mix v4] [--real-every 1]
-    python -m vision.train.doubt fit --evidence vision/train/frozen/doubt_evidence_v10.csv [--write DIR]
+    python -m vision.train.doubt collect-halves --out vision/train/frozen/doubt_evidence_halves.csv
+                                 --photos-out vision/train/frozen/doubt_photos_halves.csv [--scenes 400]
+    python bench/doubt_halves.py [--write-shipped]    # fitted on half a, judged on b, and swapped
+
+The shipped design (session 25, issue 54, ``fit_on_half``): evidence from both halves of the real
+validation photos (``doubt_halves``; the models never trained on them) as taken and under every
+look of ``doubt_looks``, with rendered tuning scenes; the model fitted on half a, wrong cards
+weighing ``WRONG_WEIGHT`` right ones, features held within ``CLIP`` and kept to their ``SENSE``,
+recalibrated (``calibrate``); the threshold holding the risk on every look apart; the bar for a
+second reading (``choose_reread_below``) and the photo limits (``photo_limits``) measured there.
+Session 23's design (``collect``/``fit``: the real train photos as taken) is kept for its recipe:
+
+    python -m vision.train.doubt collect --out EVIDENCE.csv [--models DIR] [--scenes 600] [--seed 8600000]
+    python -m vision.train.doubt fit --evidence EVIDENCE.csv [--write DIR]
 
 Why logistic regression: the wrong cards are few (tens among thousands), so the model must have
 few parameters; it is monotone in each feature by construction (a surer reader never lowers the
