@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.doubt import DoubtModel  # noqa: E402
-from vision.train.doubt import (PHOTO_COLUMNS, evidence_digest, evidence_of_row, fit_on_half,  # noqa: E402
-                                read_evidence, write_into)
+from vision.train.doubt import (C, FOLDS, PHOTO_COLUMNS, evidence_digest, evidence_of_row,  # noqa: E402
+                                fit_on_half, read_evidence, write_into)
 from vision.train.doubt_halves import HALVES, TUNES  # noqa: E402
 
 FROZEN = ROOT / "vision" / "train" / "frozen"
@@ -53,9 +53,21 @@ def chance(model, row: dict) -> float:
 
 
 def flags(model, rows: list[dict]) -> list[bool]:
-    """Whether each card row is flagged: under the model's threshold, or its code named twice in its photo."""
+    """Whether each card row is flagged: under the model's threshold, or its code named twice in its
+    photo, or any card of a photo past the model's limits with a card flagged (``vision.doubt.weigh``)."""
     named = Counter((r["photo"], r["look"], r["card"]) for r in rows)
-    return [chance(model, r) < model.flag_below or named[(r["photo"], r["look"], r["card"])] > 1 for r in rows]
+    flagged = [chance(model, r) < model.flag_below or named[(r["photo"], r["look"], r["card"])] > 1 for r in rows]
+    if model.limits is None:
+        return flagged
+    photos: dict[tuple, list[int]] = {}
+    for k, r in enumerate(rows):
+        photos.setdefault((r["photo"], r["look"]), []).append(k)
+    for members in photos.values():
+        if any(flagged[k] for k in members) and \
+                model.limits.what_is_wrong([evidence_of_row(rows[k]) for k in members]) is not None:
+            for k in members:
+                flagged[k] = True
+    return flagged
 
 
 def reread_share(model, rows: list[dict]) -> float:
@@ -163,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"error: {exc}\n")
     shipped = DoubtModel.from_json(json.loads(BEFORE.read_text()))
     provenance = {"evidence": str(args.evidence.relative_to(ROOT)) if args.evidence.is_relative_to(ROOT) else str(args.evidence),
-                  "evidence_sha256": evidence_digest(args.evidence)}
+                  "evidence_sha256": evidence_digest(args.evidence), "cards": len(rows), "folds": FOLDS, "C": C}
     models = {half: fit_on_half(rows, half, provenance=provenance) for half in HALVES}
     looks = sorted({r["look"] for r in photos}, key=lambda look: (look != "as_taken", look))
     print(f"evidence: {len(rows)} cards ({sum(r['right'] == '0' for r in rows)} wrong), "

@@ -58,48 +58,38 @@ FEATURES = {
     "others_logit": lambda e: _logit(e.others) if e.others >= 0 else None,
 }
 
+# Why a card is doubtful in a photo past its limits (a ``DOUBT_WHY`` key per ``PHOTO_ADVICE`` key).
+PHOTO_WHY = {"dark": "photo_log_ground"}
+
+
 @dataclass(frozen=True)
 class PhotoLimits:
     """How bad a photo may look before the player is told (``Code.PHOTO_ADVICE``): measured on the
-    tuning photos as taken (the 5th percentile of their cards' paper brightness and sharpness, the
-    95th of their tint and grain; ``vision.train.doubt``). A photo past one of them, with a card
-    flagged, is too dark, blurred, tinted or grainy to trust, whatever the reader says."""
+    tuning photos as taken (the 5th percentile of the medians of their cards' paper brightness;
+    ``vision.train.doubt``). A photo past it, with a card flagged, is too dark to trust, whatever
+    the reader says: every card of it is flagged. Sharpness, tint and grain are not limits: the
+    index sharpness of crisp rendered samples (0.037) lies under the blurred looks' median (0.063),
+    a black deck's gold ink reads as tinted paper and its sparkle as grain."""
 
     dark_below: float  # the median paper brightness of the photo's card indices (0-255)
-    blurred_below: float  # their median sharpness
-    tinted_above: float  # their median colour cast
-    grainy_above: float  # their median grain
 
     @classmethod
     def from_json(cls, block: dict) -> "PhotoLimits":
         try:
-            return cls(float(block["dark_below"]), float(block["blurred_below"]), float(block["tinted_above"]),
-                       float(block["grainy_above"]))
+            return cls(float(block["dark_below"]))
         except KeyError as exc:
             raise DoubtModelError(f"doubt: limits: missing {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:
             raise DoubtModelError(f"doubt: limits: {exc}") from None
 
     def as_json(self) -> dict:
-        return {"dark_below": self.dark_below, "blurred_below": self.blurred_below,
-                "tinted_above": self.tinted_above, "grainy_above": self.grainy_above}
+        return {"dark_below": self.dark_below}
 
     def what_is_wrong(self, evidence: list[Evidence]) -> str | None:
         """A ``PHOTO_ADVICE`` key for a photo whose cards have this ``evidence``, or None."""
-        def median(values):
-            values = sorted(v for v in values if v >= 0)
-            return values[len(values) // 2] if values else None
-
-        ground, sharp = median(e.ground for e in evidence), median(e.sharpness for e in evidence)
-        cast, grain = median(e.cast for e in evidence), median(e.noise for e in evidence)
-        if ground is not None and ground < self.dark_below:
+        grounds = sorted(e.ground for e in evidence if e.ground >= 0)
+        if grounds and grounds[len(grounds) // 2] < self.dark_below:
             return "dark"
-        if sharp is not None and sharp < self.blurred_below:
-            return "blurred"
-        if grain is not None and grain > self.grainy_above:
-            return "grainy"
-        if cast is not None and cast > self.tinted_above:
-            return "tinted"
         return None
 
 
@@ -256,7 +246,13 @@ def weigh(recognition: Recognition, model: DoubtModel, flag_below: float | None 
     evidence = [c.evidence for c in cards if c.evidence is not None]
     doubtful = sum(c.confirm for c in cards if c.evidence is not None)
     if model.limits is not None and doubtful and (what := model.limits.what_is_wrong(evidence)) is not None:
-        said.insert(0, Notice(Code.PHOTO_ADVICE, (what, doubtful, len(evidence))))  # another photo first
+        # a photo too dark (blurred, ...) to trust, with a card doubtful in it: no card of it is sure
+        # because the reader says so; each is asked, and another photo is asked for first
+        for k, card in enumerate(cards):
+            if card.evidence is not None and not card.confirm:
+                cards[k] = replace(card, confirm=True)
+                said.append(Notice(Code.DOUBTFUL, (card.card, card.confidence, card.runner_up, PHOTO_WHY[what])))
+        said.insert(0, Notice(Code.PHOTO_ADVICE, (what, doubtful, len(evidence))))
     kept = tuple(n for n in recognition.warnings
                  if not (n.code in _READING_NOTICES and n.args and n.args[0] in weighed)
                  and not (n.code == Code.SEEN_TWICE and n.args and n.args[0] in wrong_read))

@@ -94,9 +94,6 @@ DOUBT_WHY = {
 # (``Code.PHOTO_ADVICE``), and what the player can do about it.
 PHOTO_ADVICE = {
     "dark": "too dark to trust: more light, or the flash",
-    "blurred": "blurred: hold still and let the camera focus",
-    "tinted": "the light is tinted: daylight or a white lamp",
-    "grainy": "grainy: more light",
 }
 
 

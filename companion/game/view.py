@@ -132,6 +132,9 @@ class GameView:
         out["rules"] = rules_as_json(self.rules)
         out["result"] = None if self.result is None else self.result.as_json()
         out["results"] = tuple(result.as_json() for result in self.results)
+        for shown in out["shown"]:  # a count with every card checked says nothing of it, as before the mark
+            if not shown["unconfirmed"]:
+                del shown["unconfirmed"]
         return out
 
     def said(self, claim: int | None) -> int | None:

@@ -30,8 +30,8 @@ def test_recent_games_and_settings_say_player_words(start_app, tmp_path):
     from vision import flag_threshold
 
     models = flag_threshold()
-    assert 0.99 < models < 0.999  # models v10's doubt model: 0.997
-    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 99.7 % sure of")
+    assert 0.98 < models < 0.999  # models v10's doubt model: 0.988749 (session 25)
+    assert settings.ids.confidence_words.text.startswith("Ask me about cards I'm less than 98.87 % sure of")
     h.tap(settings.ids.save)
     h.wait()
     assert h.companion.settings.confirm_below is None  # saved untouched: it follows the models still

@@ -23,7 +23,8 @@ SHIPPED = json.loads((models_dir(None) / "models.json").read_text())
 MODEL = doubt_model_of(SHIPPED)
 
 # A card read surely from both corners of a box of its own, as most cards on a table are.
-SURE = Evidence(reader=0.99, runner_up=0.002, index_score=0.8, card_score=0.9, corners=2, index_px=36.0)
+# (read a second time as surely: the pipeline always sets ``again``, read or assumed to agree)
+SURE = Evidence(reader=0.99, runner_up=0.002, index_score=0.8, card_score=0.9, corners=2, index_px=36.0, again=0.99)
 
 
 def test_the_shipped_models_carry_a_doubt_model_with_its_provenance():
@@ -46,11 +47,11 @@ def test_the_chance_rises_with_the_readers_probability_all_else_equal(other):
 def test_a_sure_read_with_one_corner_covered_is_not_doubted_for_it():
     one_corner = replace(SURE, corners=1)
     assert MODEL.probability(one_corner) >= MODEL.flag_below
-    assert MODEL.probability(replace(SURE, reader=0.4, runner_up=0.35, corners=1)) < MODEL.flag_below
+    assert MODEL.probability(replace(SURE, reader=0.4, runner_up=0.35, corners=1, again=0.4)) < MODEL.flag_below
 
 
 def test_the_words_say_what_pulls_the_chance_down():
-    unsure = replace(SURE, reader=0.45, runner_up=0.4)
+    unsure = replace(SURE, reader=0.45, runner_up=0.4, again=0.45)
     assert MODEL.why(unsure) in ("reader_logit", "runner_up_logit", "again_logit")
     assert MODEL.why(replace(SURE, disputed=True, reader=0.7)) in ("disputed", "reader_logit")
     text = Notice(Code.DOUBTFUL, ("7D", 0.6234, "4D", "reader_logit")).text()
@@ -65,7 +66,7 @@ def _recognition(*cards: RecognizedCard, warnings=()) -> Recognition:
 def test_weigh_sets_the_chance_flags_under_the_threshold_and_replaces_the_reading_notices():
     sure = RecognizedCard("5H", 0.7, (0, 0, 10, 10), True, "5D", 0.01, replace(SURE, corners=1))
     unsure = RecognizedCard("7D", 0.3, (20, 0, 30, 10), True, "4D", 0.2,
-                            replace(SURE, reader=0.45, runner_up=0.4, corners=1))
+                            replace(SURE, reader=0.45, runner_up=0.4, corners=1, again=0.45))
     named = RecognizedCard("QS", 1.0, (40, 0, 50, 10))  # named by the player: no evidence, left as it is
     old = (Notice(Code.ONE_CORNER, ("5H", 0.7, "5D", 0.01)), Notice(Code.LOW_CONFIDENCE, ("7D", 0.3, "4D", 0.2)),
            Notice(Code.SINGLE_CARD))

@@ -17,8 +17,9 @@ from vision.notices import Code, Notice
 from vision.results import RecognizedCard, Recognition
 
 MODEL = doubt_model_of(json.loads((models_dir(None) / "models.json").read_text()))
-SURE = Evidence(reader=0.99, runner_up=0.002, index_score=0.8, card_score=0.9, corners=2, index_px=36.0)
-UNSURE = replace(SURE, reader=0.45, runner_up=0.4, corners=1)
+# (read a second time as surely: the pipeline always sets ``again``, read or assumed to agree)
+SURE = Evidence(reader=0.99, runner_up=0.002, index_score=0.8, card_score=0.9, corners=2, index_px=36.0, again=0.99)
+UNSURE = replace(SURE, reader=0.45, runner_up=0.4, corners=1, again=0.45)
 WRONG = replace(SURE, reader=0.3, runner_up=0.28, corners=1, again=0.05, index_score=0.3)
 
 

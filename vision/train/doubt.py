@@ -365,22 +365,21 @@ def tuning_rows(rows: list[dict], half: str) -> list[dict]:
     return [r for r in rows if r["source"] == "rendered" or r["source"] == "real" and r["half"] == half]
 
 
-LIMIT_PERCENTILE = 5  # the photo limits: the 5th (and 95th) percentile of the tuning photos as taken
+LIMIT_PERCENTILE = 5  # the photo limits: the 5th percentile of the tuning photos as taken
 
 
 def photo_limits(rows: list[dict]):
     """``DoubtModel.limits`` measured on ``rows``' photos as taken: per photo the medians
-    ``PhotoLimits.what_is_wrong`` takes, then their 5th (brightness, sharpness) or 95th (tint,
-    grain) percentile, the real photos' and the rendered ones' apart, the more lenient of the two
-    (neither kind, as taken, is told off more than 1 in 20)."""
+    ``PhotoLimits.what_is_wrong`` takes, then their 5th percentile, the real photos' and the
+    rendered ones' apart, the more lenient of the two (neither kind, as taken, is told off more
+    than 1 in 20)."""
     from vision.doubt import PhotoLimits
 
     kinds = [_photo_limits_of([r for r in rows if r["source"] == source]) for source in ("real", "rendered")]
     kinds = [k for k in kinds if k is not None]
     if not kinds:
         raise ValueError("no photo as taken to measure the photo limits on")
-    return PhotoLimits(min(k.dark_below for k in kinds), min(k.blurred_below for k in kinds),
-                       max(k.tinted_above for k in kinds), max(k.grainy_above for k in kinds))
+    return PhotoLimits(min(k.dark_below for k in kinds))
 
 
 def _photo_limits_of(rows: list[dict]):
@@ -403,11 +402,7 @@ def _photo_limits_of(rows: list[dict]):
                 values.append(got[len(got) // 2])
         return values
 
-    low, high = LIMIT_PERCENTILE, 100 - LIMIT_PERCENTILE
-    return PhotoLimits(round(float(np.percentile(medians("ground"), low)), 2),
-                       round(float(np.percentile(medians("sharpness"), low)), 5),
-                       round(float(np.percentile(medians("cast"), high)), 5),
-                       round(float(np.percentile(medians("noise"), high)), 5))
+    return PhotoLimits(round(float(np.percentile(medians("ground"), LIMIT_PERCENTILE)), 2))
 
 
 def calibrate(p, y) -> tuple[float, float]:
