@@ -11,6 +11,7 @@ import json
 import sys
 
 from companion.cli.common import CliError
+from companion.words import plural
 
 NO_STARTER_WARNING = "no starter in the photo (no lone card apart from the hands): give --starter CARD to count"
 
@@ -135,7 +136,8 @@ def run_recognize(args) -> int:
 
 def format_recognition(result) -> str:
     ms = result.ms
-    lines = [f"{result.image} ({result.width}x{result.height}): {len(result.cards)} cards in {len(result.groups)} groups"
+    lines = [f"{result.image} ({result.width}x{result.height}): {plural(len(result.cards), 'card')} "
+             f"in {plural(len(result.groups), 'group')}"
              f"  [decode {ms['decode']:.0f} ms, infer {ms['infer']:.0f} ms"
              + (f", second look at {result.looked_again} {ms.get('second_look', 0):.0f} ms" if result.looked_again else "")
              + f", post {ms['post']:.0f} ms]"]
@@ -237,7 +239,7 @@ def format_show(shown, warnings: list[str]) -> str:
 
     recognition = shown.recognition
     source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[shown.starter_source]
-    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {shown.starter or '-'} ({source})"]
+    lines = [f"{recognition.image}: {plural(len(recognition.cards), 'card')}; starter {shown.starter or '-'} ({source})"]
     for group in shown.groups:
         rules = "  (crib rules)" if group.crib else ""
         if group.show is None:

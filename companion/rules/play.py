@@ -118,7 +118,8 @@ class Pegging:
 
     def _check_hands(self, hands: Sequence[Sequence[Card]]) -> list[set[Card]]:
         if len(hands) != self.players:
-            raise PlayError(f"{len(hands)} hands given for {self.players} players")
+            given = "1 hand" if len(hands) == 1 else f"{len(hands)} hands"  # the rules core has no words module
+            raise PlayError(f"{given} given for {self.players} players")
         seen: dict[Card, int] = {}
         held = []
         for player, hand in enumerate(hands):

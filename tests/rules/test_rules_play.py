@@ -182,7 +182,7 @@ def test_certain_renege_without_hands():
     (5, "AC", None, "2, 3 or 4 players"),
     (2, "AC", ["AC 2C 3C", "4C 5C 6C 7C"], "4 distinct cards"),
     (2, "AC", ["AC 2C 3C 4C", "4C 5C 6C 7C"], "4C is in hands 0 and 1"),
-    (2, "AC", ["AC 2C 3C 4C"], "1 hands given for 2 players"),
+    (2, "AC", ["AC 2C 3C 4C"], "1 hand given for 2 players"),
     (2, "AC XY", None, "'XY'"),
 ])
 def test_bad_plays(players, plays, given_hands, message):
