@@ -88,3 +88,16 @@ def test_game_messages_with_one_card(tmp_path, monkeypatch):
         two.lay(played)
     doubt = two.go_doubt()
     assert doubt.startswith("Ben says go holding 1 card at count 10") and disagreements(doubt) == []
+
+
+@pytest.mark.parametrize("photos", [1, 2])
+def test_crib_samples_list_says_one_photo(tmp_path, capsys, monkeypatch, photos):
+    from companion.cli import main
+
+    for n in range(photos):
+        (tmp_path / f"p{n}.jpg").write_bytes(b"not read by --list")
+        (tmp_path / f"p{n}.json").write_text("{}")
+    monkeypatch.setattr("companion.cli.sample_commands.sample_images", lambda: tmp_path)
+    assert main(["samples", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"{photos} photo{'s' * (photos > 1)} in {tmp_path}" and disagreements(out) == []
