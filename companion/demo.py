@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from companion.words import plural
 from vision import Recognition
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -57,7 +58,8 @@ class PhotoJudgement:
     def line(self) -> str:
         verdict = "exactly right" if self.exact else "groups differ" if self.found == self.expected and not self.wrong \
             else "cards differ"
-        return f"{self.name}: {self.found} of {self.expected} cards found, {self.wrong} wrong; {verdict}"
+        return (f"{self.name}: {self.found} of {plural(self.expected, 'card')} found, {self.wrong} wrong; "
+                f"{verdict}")
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,9 @@ class DemoSummary:
 
     def line(self) -> str:
         """The one summary line: photos, cards found / expected, photos exactly right."""
-        return (f"{len(self.photos)} photos: {self.found} / {self.expected} cards found ({self.wrong} wrong), "
-                f"{self.exact} / {len(self.photos)} photos exactly right (every card, group and role)")
+        return (f"{plural(len(self.photos), 'photo')}: {self.found} / {plural(self.expected, 'card')} found "
+                f"({self.wrong} wrong), {self.exact} / {plural(len(self.photos), 'photo')} exactly right "
+                f"(every card, group and role)")
 
 
 def read_truth(sidecar: str | os.PathLike) -> Truth:

@@ -182,6 +182,20 @@ def picture_format(path: str) -> str:
     return PICTURE_FORMATS[suffix]
 
 
+def check_picture_target(path: str) -> None:
+    """PictureFileError unless a picture can be written at ``path``: a name with a picture format,
+    in a folder that is there and writable. Checked before the photo is read, so a mistyped path
+    costs no work and never follows a printed result."""
+    picture_format(path)
+    folder = os.path.dirname(str(path)) or "."
+    if os.path.isdir(path):
+        raise PictureFileError(f"{path}: is a folder, not a picture's name")
+    if not os.path.isdir(folder):
+        raise PictureFileError(f"{path}: no folder {folder} to write the picture in")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PictureFileError(f"{path}: cannot write in {folder} (no permission)")
+
+
 def write_picture(path: str, image_bgr: np.ndarray) -> None:
     """Write the annotated picture in the format its name says; a folder that is not there is a
     PictureFileError in words, not a raw [Errno 2]."""

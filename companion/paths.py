@@ -6,6 +6,7 @@ writable_folder() a folder made (with its parents) and writable, or a DataFolder
 checkout()        the repository folder when running from a source tree (a clone, an editable
                   install), else None: advice naming ``make`` or ``pip install -e`` is only for it
 sample_images()   the sample photos: the checkout's sample_images/, else the copy in the package
+sample_photo()    a sample photo by its file name (``hand_starter_spread``), from any folder
 install_advice()  how to add an extra (``app``) in words for this kind of install
 """
 
@@ -69,6 +70,21 @@ def sample_images() -> Path:
     if (_SOURCE_ROOT / "sample_images").is_dir():
         return _SOURCE_ROOT / "sample_images"
     return Path(str(resources.files("companion") / "sample_images"))
+
+
+SAMPLE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def sample_photo(name: str) -> Path | None:
+    """The sample photo named ``name`` (its file name, with or without ``.jpg``), or None when no
+    sample has that name; a name with a folder in it is a path, never a sample's name."""
+    if not name or Path(name).name != name or name in (".", ".."):
+        return None
+    folder = sample_images()
+    for candidate in (folder / name, *(folder / f"{name}{suffix}" for suffix in SAMPLE_SUFFIXES)):
+        if candidate.suffix.lower() in SAMPLE_SUFFIXES and candidate.is_file():
+            return candidate
+    return None
 
 
 def install_advice(extra: str) -> str:

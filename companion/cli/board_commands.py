@@ -27,6 +27,7 @@ from hardware.protocol import BoardFlags
 from hardware.state import GAME_HOLE, SHORT_GAME
 
 from companion.cli.board_simulate import run_simulate
+from companion.words import plural
 
 DEFAULT_SKUNK_LINE = 90       # RULES.md: every preset's skunk line
 DEMO_PORT = "sim://3-track"   # the demo needs no hardware: the simulated board by default
@@ -269,10 +270,10 @@ def _demo(args) -> int:
         if live:
             print()
         stats = driver.stats
-        print(f"track {result.winner + 1} wins after {result.turns} turns; "
+        print(f"track {result.winner + 1} wins after {plural(result.turns, 'turn')}; "
               f"pegs {result.final.format_pegs(result.final.pegs)}")
-        print(f"driver: {stats['sends']} states sent, {stats['acks']} acknowledged, "
-              f"{stats['connects']} connection(s), {stats['retries']} retries")
+        print(f"driver: {plural(stats['sends'], 'state')} sent, {stats['acks']} acknowledged, "
+              f"{plural(stats['connects'], 'connection')}, {plural(stats['retries'], 'retry', 'retries')}")
     return 0
 
 
@@ -330,7 +331,8 @@ def _template(args) -> int:
     if args.pdf:
         pages = len(pdf.tiles(drawing, args.paper))
         _write_output(args.pdf, pdf.pdf_bytes(drawing, args.paper))
-        print(f"{args.pdf}: {pages} {args.paper.upper() if args.paper == 'a4' else 'Letter'} pages at 1:1, "
+        paper = args.paper.upper() if args.paper == 'a4' else 'Letter'
+        print(f"{args.pdf}: {pages} {paper} {plural(pages, 'page', number=False)} at 1:1, "
               f"a 100 mm scale bar on each; {holes}")
     return 0
 

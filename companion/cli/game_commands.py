@@ -10,6 +10,8 @@ import argparse
 import json
 import sys
 
+from companion.words import plural
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     game = subparsers.add_parser("game", help="keep a game: new, resume, replay a script, export, stats",
@@ -179,7 +181,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     session = _open(args.id, write=False)
     write_export(session.export(), args.out)
-    print(f"game {args.id} written to {args.out} ({len(session.journal)} entries)")
+    print(f"game {args.id} written to {args.out} ({plural(len(session.journal), 'entry', 'entries')})")
     return 0
 
 
@@ -203,7 +205,7 @@ def run_stats(args: argparse.Namespace) -> int:
         else:
             with open(args.csv, "w", newline="", encoding="utf-8") as out:
                 write_csv(table, out)
-            print(f"statistics for {len(table)} players written to {args.csv}")
+            print(f"statistics for {plural(len(table), 'player')} written to {args.csv}")
     elif args.json:
         print(json.dumps([row.as_json() for row in table], indent=1))
     else:

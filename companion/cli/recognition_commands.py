@@ -11,7 +11,10 @@ import json
 import sys
 
 from companion.cli.common import CliError
+from companion.words import plural
 
+SAMPLE_NAME_HELP = ("a sample photo's name from any folder, e.g. hand_starter_spread (crib samples --list names "
+                    "them); a file of that name where you are always wins")
 NO_STARTER_WARNING = "no starter in the photo (no lone card apart from the hands): give --starter CARD to count"
 
 
@@ -19,7 +22,8 @@ def register(subparsers) -> None:
     recognize = subparsers.add_parser(
         "recognize", help="recognise the cards, hands and starter in photos",
         description="Recognise the cards in each photo and group them into hands, crib and starter.")
-    recognize.add_argument("images", nargs="+", metavar="IMG", help="photo files (JPEG, PNG, ...)")
+    recognize.add_argument("images", nargs="+", metavar="IMG",
+                           help=f"photo files (JPEG, PNG, ...), or {SAMPLE_NAME_HELP}")
     recognize.add_argument("--annotate", metavar="OUT.png",
                            help="write the photo with every card drawn (several photos: a folder, one picture each)")
     _common_options(recognize)
@@ -29,7 +33,8 @@ def register(subparsers) -> None:
         "show", help="count every hand in a photo of the show",
         description="Recognise the photo, take the starter from it (a lone card apart) or --starter, "
                     "and count every hand and the crib with the full breakdown.")
-    show.add_argument("image", metavar="IMG", help="photo file (one: crib recognize reads several)")
+    show.add_argument("image", metavar="IMG",
+                      help=f"photo file (one: crib recognize reads several), or {SAMPLE_NAME_HELP}")
     show.add_argument("more_images", nargs="*", help=argparse.SUPPRESS)  # said in one line, not "unrecognized"
     show.add_argument("--starter", metavar="CARD", help="the starter (cut card), e.g. 5D, if not in the photo")
     show.add_argument("--crib", action="store_true", help="count every group as a crib")
@@ -71,20 +76,43 @@ def _recognizer(args):
         raise CliError(f"--conf must be between 0 and 1, got {exc.value}") from None
 
 
-def _annotation_targets(images: list, annotate: str | None) -> list[str | None]:
-    """Where each photo's annotated picture goes: OUT for one photo, FOLDER/NAME.png for several."""
+def _photo(given: str) -> str:
+    """The photo ``given`` names: a path that exists always wins, else the sample photo of that
+    name (so a sample reads from any folder); neither is one line before any work."""
     import os
 
-    from companion.drawing import picture_format
+    from companion.paths import sample_photo
+
+    if os.path.lexists(given):
+        return given
+    sample = sample_photo(given)
+    if sample is None:
+        raise CliError(f"{given}: no such file (nor a sample photo's name: crib samples --list names them)")
+    return str(sample)
+
+
+def _annotation_targets(images: list, annotate: str | None) -> list[str | None]:
+    """Where each photo's annotated picture goes: OUT for one photo, FOLDER/NAME.png for several;
+    checked before any photo is read (a picture that cannot be written is refused, not found out
+    after the result is printed)."""
+    import os
+
+    from companion.drawing import PictureFileError, check_picture_target
 
     if not annotate:
         return [None] * len(images)
     if len(images) == 1:
-        picture_format(annotate)  # a name with no picture format is refused before the work
-        return [annotate]
-    if not os.path.isdir(annotate):
+        targets = [annotate]
+    elif not os.path.isdir(annotate):
         raise CliError(f"--annotate {annotate}: with {len(images)} photos, give a folder (one picture per photo)")
-    return [os.path.join(annotate, os.path.splitext(os.path.basename(str(p)))[0] + ".png") for p in images]
+    else:
+        targets = [os.path.join(annotate, os.path.splitext(os.path.basename(str(p)))[0] + ".png") for p in images]
+    try:
+        for target in targets:
+            check_picture_target(target)
+    except PictureFileError as exc:
+        raise CliError(f"--annotate {exc}") from None
+    return targets
 
 
 def _write_annotation(target: str, picture, quiet: bool, command: str) -> bool:
@@ -108,13 +136,13 @@ def run_recognize(args) -> int:
 
     from companion.drawing import draw
 
-    recognizer = _recognizer(args)
     targets = _annotation_targets(args.images, args.annotate)
+    recognizer = _recognizer(args)
     results, failed = [], False
-    for path, target in zip(args.images, targets):
+    for given, target in zip(args.images, targets):
         try:
-            photo, result = recognizer.read_and_recognize(path)
-        except ImageInputError as exc:
+            photo, result = recognizer.read_and_recognize(_photo(given))
+        except (ImageInputError, CliError) as exc:
             print(f"crib recognize: error: {exc}", file=sys.stderr)
             failed = True
             continue
@@ -135,7 +163,8 @@ def run_recognize(args) -> int:
 
 def format_recognition(result) -> str:
     ms = result.ms
-    lines = [f"{result.image} ({result.width}x{result.height}): {len(result.cards)} cards in {len(result.groups)} groups"
+    lines = [f"{result.image} ({result.width}x{result.height}): {plural(len(result.cards), 'card')} "
+             f"in {plural(len(result.groups), 'group')}"
              f"  [decode {ms['decode']:.0f} ms, infer {ms['infer']:.0f} ms"
              + (f", second look at {result.looked_again} {ms.get('second_look', 0):.0f} ms" if result.looked_again else "")
              + f", post {ms['post']:.0f} ms]"]
@@ -155,7 +184,7 @@ def run_show(args) -> int:
         images = [args.image, *args.more_images]
         raise CliError(f"crib show counts one photo at a time, got {len(images)} "
                        f"({' '.join(map(str, images))}); crib recognize reads several")
-    image = args.image
+    image = _photo(args.image)
     named = _named_cards(args.card)
     _possible_claims(args.claim, "crib" if args.crib else "hand")
     rules = ruleset(args.rules)
@@ -237,7 +266,7 @@ def format_show(shown, warnings: list[str]) -> str:
 
     recognition = shown.recognition
     source = {"photo": "from the photo", "flag": "given", "none": "none in the photo"}[shown.starter_source]
-    lines = [f"{recognition.image}: {len(recognition.cards)} cards; starter {shown.starter or '-'} ({source})"]
+    lines = [f"{recognition.image}: {plural(len(recognition.cards), 'card')}; starter {shown.starter or '-'} ({source})"]
     for group in shown.groups:
         rules = "  (crib rules)" if group.crib else ""
         if group.show is None:

@@ -39,10 +39,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     stats.set_defaults(handler=run_stats)
 
     peg = subparsers.add_parser(
-        "peg", help="score a play (pegging) read as JSON from stdin",
-        description='stdin: {"players": 2, "plays": ["4S", "7H", "go", ...], "hands": [[...], ...]} '
-                    "(hands optional). Players are numbered from the leader (the pone) clockwise; "
-                    "with 4 players the partnerships are 0 & 2 and 1 & 3.")
+        "peg", help="score a play (pegging): type the cards, or JSON on stdin",
+        description="Type the cards in the order they were laid, and go for a player who could not lay one: "
+                    "crib peg TH 5H 5S 5C go 6D 7C JD 8S. Whose turn it is follows from the plays: the player "
+                    "after the dealer leads, turns go clockwise, a player who said go is passed over until the "
+                    "count starts again (at 31, or once everyone has said go; the last to lay pegs the go). "
+                    "Players are numbered by seat, 0 to N-1, the dealer by default the last (so the leader, "
+                    "the pone, is 0); with 4 players the partnerships are 0 & 2 and 1 & 3. "
+                    'With no cards, stdin is read as JSON for scripts: {"players": 2, "plays": ["4S", "7H", '
+                    '"go", ...], "hands": [[...], ...], "dealer": 1} (hands and dealer optional; hands by seat, '
+                    "to find reneges).")
+    peg.add_argument("plays", nargs="*", metavar="PLAY",
+                     help="a card (5H, 10D, TD) or go, in the order played; none: read JSON from stdin")
+    peg.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                     help="how many play, with typed plays (default 2)")
+    peg.add_argument("--dealer", type=int, default=None, metavar="SEAT",
+                     help="the dealer's seat, 0 to N-1, with typed plays (default N-1: the leader is player 0)")
     peg.add_argument("--json", action="store_true", help="print JSON")
     peg.set_defaults(handler=run_peg)
 
@@ -173,20 +185,67 @@ def run_stats(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- peg
 
 PEG_EXAMPLE = '{"players": 2, "plays": ["TH", "5H", "5S", "go", "6D"]}'
+TYPED_EXAMPLE = "crib peg TH 5H 5S go 6D"
+OVER_31_HINT = "; if that player could not lay a card, type go before it"
+
 
 def run_peg(args: argparse.Namespace) -> int:
+    from companion.rules.play import OverThirtyOneError, peg
+
+    if args.plays:
+        players, plays, hands, dealer = _typed_play(args)
+        number_from = 1  # a player counts the plays typed from 1
+    else:
+        if args.players is not None or args.dealer is not None:
+            raise CliError('--players and --dealer go with typed plays; in JSON on stdin, give "players" and "dealer"')
+        players, plays, hands, dealer = _json_play()
+        number_from = 0  # the index in "plays"
+    try:
+        result = peg(players, plays, hands, leader=(dealer + 1) % players, number_from=number_from)
+    except OverThirtyOneError as exc:
+        raise CliError(f"{exc}{OVER_31_HINT if args.plays else ''}") from None
+    if args.json:
+        print(json.dumps(result.as_json()))
+    else:
+        print(format_play(result))
+    return 0
+
+
+def _typed_play(args: argparse.Namespace) -> tuple[int, list[str], None, int]:
+    """The play as typed on the command line: its players, tokens, no hands, the dealer's seat."""
+    if any("," in token for token in args.plays):
+        plays = " ".join(part for token in args.plays for part in token.split(",") if part)
+        raise CliError(f"separate the plays with spaces, not commas: crib peg {plays}")
+    players = args.players or 2
+    return players, list(args.plays), None, _dealer_seat(args.dealer, players, "--dealer")
+
+
+def _dealer_seat(dealer: Any, players: int, name: str) -> int:
+    """The dealer's seat (default the last, so the leader is player 0), checked against the players."""
+    if dealer is None:
+        return players - 1
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer not in range(players):
+        raise CliError(f"{name} must be the dealer's seat, 0 to {players - 1} with {players} players, "
+                       f"got {json.dumps(dealer)}")
+    return dealer
+
+
+def _json_play() -> tuple[int, list[str], list | None, int]:
+    """The play read as JSON from stdin (the form for scripts)."""
     from companion.rules.cards import parse_cards
-    from companion.rules.play import partnerships, peg
 
     if sys.stdin.isatty():  # nothing piped in: say what to type rather than wait in silence
         print(f"crib peg: type the play as JSON, then Ctrl-D; for example\n  {PEG_EXAMPLE}\n"
-              f"or pipe it in: echo '{PEG_EXAMPLE}' | crib peg", file=sys.stderr, flush=True)
+              f"or pipe it in: echo '{PEG_EXAMPLE}' | crib peg\n"
+              f"or give the plays as arguments: {TYPED_EXAMPLE}", file=sys.stderr, flush=True)
     text = sys.stdin.read()
-    request = _json_object(text, {"players", "plays", "hands"}, "stdin is not JSON",
+    request = _json_object(text, {"players", "plays", "hands", "dealer"}, "stdin is not JSON",
                            'stdin must be a JSON object {"players": N, "plays": [...]}')
     players, plays, hands = request.get("players"), request.get("plays"), request.get("hands")
     if not isinstance(players, int) or isinstance(players, bool):
         raise CliError('"players" must be 2, 3 or 4')
+    if players not in (2, 3, 4):  # checked here: the dealer's seat is counted round them
+        raise CliError(f'"players": the play needs 2, 3 or 4 players, got {players}')
     if not isinstance(plays, list) or not all(isinstance(p, str) for p in plays):
         raise CliError('"plays" must be a list of card strings and "go"')
     if hands is not None:
@@ -194,25 +253,28 @@ def run_peg(args: argparse.Namespace) -> int:
                 isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands):
             raise CliError('"hands" must be a list of lists of card strings')
         hands = [parse_cards(hand) for hand in hands]
-    result = peg(players, plays, hands)
-    if args.json:
-        print(json.dumps(result.as_json()))
-        return 0
+    return players, plays, hands, _dealer_seat(request.get("dealer"), players, '"dealer"')
+
+
+def format_play(result) -> str:
+    """The play as text: one line per card or go with the count and what it pegged, then the totals."""
+    from companion.rules.play import partnerships
+
+    lines = []
     for e in result.events:
         play = str(e.card) if e.card else "go"
         scored = f"  {e.points} ({', '.join(e.reasons)})" if e.points else ""
-        print(f"player {e.player}  {play:<3} {e.count:>3}{scored}")
+        lines.append(f"player {e.player}  {play:<3} {e.count:>3}{scored}")
     for r in result.reneges:
         cards = " ".join(str(c) for c in r.playable) or "cards unknown"
-        print(f"renege: player {r.player} said go at {r.count} holding {cards}; opponent pegs {r.penalty}")
-    print("totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(result.totals)))
-    if players == 4:
-        sides = partnerships(4)
-        print("partnerships: " + ", ".join(
-            f"{' & '.join(map(str, side))} {sum(result.totals[p] for p in side)}" for side in sides))
+        lines.append(f"renege: player {r.player} said go at {r.count} holding {cards}; opponent pegs {r.penalty}")
+    lines.append("totals: " + ", ".join(f"player {p} {t}" for p, t in enumerate(result.totals)))
+    if result.players == 4:
+        lines.append("partnerships: " + ", ".join(
+            f"{' & '.join(map(str, side))} {sum(result.totals[p] for p in side)}" for side in partnerships(4)))
     if not result.complete:
-        print("(the play is not finished)")
-    return 0
+        lines.append("(the play is not finished)")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- discard

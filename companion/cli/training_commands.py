@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 
 from companion.cli.common import CliError
+from companion.words import plural
 
 
 def _positive(text: str) -> int:
@@ -149,7 +150,7 @@ def _synth(args) -> int:
     data = write_dataset(args.out, args.n, args.seed, layout=args.layout, decks=tuple(args.deck) if args.deck else None,
                          longest=args.longest, mixed=args.mixed_aspect, workers=args.workers, progress=progress_bar,
                          mix=args.mix)
-    print(f"wrote {args.n} photos to {args.out} ({data})")
+    print(f"wrote {plural(args.n, 'photo')} to {args.out} ({data})")
     return 0
 
 

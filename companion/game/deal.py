@@ -12,6 +12,7 @@ from companion.rules.play import GO
 
 from companion.game.errors import EntryError
 from companion.game.records import ShowKind
+from companion.words import plural
 
 DISCARDS_EACH = {2: 2, 3: 1, 4: 1}
 _DECK = tuple(Card.parse(r + s) for s in "CDHS" for r in "A23456789TJQK")
@@ -70,7 +71,7 @@ class Deal:
             raise EntryError(f"cards: {len(discards)} discards given for {self.players} players")
         for seat, cards in enumerate(discards):
             if len(cards) != each:
-                raise EntryError(f"cards[{seat}]: each player discards {each} card(s), got {len(cards)}")
+                raise EntryError(f"cards[{seat}]: each player discards {plural(each, 'card')}, got {len(cards)}")
             for card in cards:
                 self._see(card, "in the crib")
         if (self.players == 3) != (blind is not None):
@@ -139,13 +140,13 @@ class Deal:
         if held <= 0:
             return None
         room = 31 - count
-        holding = f"holding {held} card{'s' * (held > 1)}"
+        holding = f"holding {plural(held, 'card')}"
         if room >= 10:
             return (f"{holding} at count {count}: any card fits (31 - {count} = {room}, "
                     "and no card is worth more than 10)")
         too_big = sum(1 for c in _DECK if c.value > room and c not in self.seen)
         if too_big < held:
-            return (f"{holding} at count {count}: only {too_big} card(s) not yet seen are worth more "
+            return (f"{holding} at count {count}: only {plural(too_big, 'card')} not yet seen {'is' if too_big == 1 else 'are'} worth more "
                     f"than {room} (31 - {count}), so one of them fits ({_fitting(room)})")
         return None
 

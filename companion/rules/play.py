@@ -1,7 +1,7 @@
 """The play (pegging) for 2, 3 or 4 players, with points and reasons per card.
 
 Players are numbered from the one who leads (the pone, left of the dealer) clockwise, so the
-dealer is the last number. With 4 players the partnerships are players 0 & 2 and 1 & 3
+dealer is the last number; or by seat, with ``leader`` naming the pone's seat (the dealer's + 1). With 4 players the partnerships are players 0 & 2 and 1 & 3
 (partners sit opposite); totals stay per player and a side's score is the sum of its two.
 Every player holds 4 cards.
 
@@ -40,6 +40,10 @@ _SAME_RANK = {2: ("pair", 2), 3: ("pair royal", 6), 4: ("double pair royal", 12)
 
 class PlayError(ValueError):
     """A play that cannot happen (over 31, card not held, card laid twice, play already over)."""
+
+
+class OverThirtyOneError(PlayError):
+    """A card that takes the count over 31: often a go that was not said before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +99,12 @@ def partnerships(players: int) -> tuple[tuple[int, ...], ...]:
 @dataclass
 class Pegging:
     """The play in progress; feed it tokens with ``lay`` and ``go``; ``to_act`` says whose turn
-    it is, ``count`` the running count, ``events`` what happened so far."""
+    it is, ``count`` the running count, ``events`` what happened so far. ``leader`` is the number
+    of the player who leads (0 unless the players are numbered by seat)."""
 
     players: int
     hands: Sequence[Sequence[Card]] | None = None
+    leader: int = 0
     events: list[PlayEvent] = field(default_factory=list, init=False)
     reneges: list[Renege] = field(default_factory=list, init=False)
     count: int = field(default=0, init=False)
@@ -107,6 +113,10 @@ class Pegging:
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
             raise PlayError(f"the play needs 2, 3 or 4 players, got {self.players}")
+        if self.leader not in range(self.players):
+            raise PlayError(f"with {self.players} players the leader is player 0 to {self.players - 1}, "
+                            f"got {self.leader}")
+        self.to_act = self.leader
         self._left = [CARDS_EACH] * self.players
         self._laid: set[Card] = set()
         self._passed = [False] * self.players
@@ -118,7 +128,8 @@ class Pegging:
 
     def _check_hands(self, hands: Sequence[Sequence[Card]]) -> list[set[Card]]:
         if len(hands) != self.players:
-            raise PlayError(f"{len(hands)} hands given for {self.players} players")
+            given = "1 hand" if len(hands) == 1 else f"{len(hands)} hands"  # the rules core has no words module
+            raise PlayError(f"{given} given for {self.players} players")
         seen: dict[Card, int] = {}
         held = []
         for player, hand in enumerate(hands):
@@ -143,7 +154,7 @@ class Pegging:
         if self.hands is not None and card not in self._held[player]:
             raise PlayError(f"player {player} does not hold {card}")
         if self.count + card.value > 31:
-            raise PlayError(f"{card} by player {player} takes the count to {self.count + card.value} (over 31)")
+            raise OverThirtyOneError(f"{card} by player {player} takes the count to {self.count + card.value} (over 31)")
         self._laid.add(card)
         self._left[player] -= 1
         if self.hands is not None:
@@ -230,7 +241,7 @@ class Pegging:
         self._passed = [False] * self.players
         if self.complete:
             return
-        leader = (self._last_layer if self._last_layer is not None else -1)
+        leader = (self._last_layer if self._last_layer is not None else self.leader - 1)
         for step in range(1, self.players + 1):
             candidate = (leader + step) % self.players
             if self._left[candidate]:
@@ -245,10 +256,12 @@ class Pegging:
                           self.complete)
 
 
-def peg(players: int, plays: Iterable[Card | str | None], hands: Sequence[Sequence[Card]] | None = None) -> PlayResult:
-    """Run a whole play: ``plays`` holds cards (or card text) and ``None``/"go" for passes."""
-    pegging = Pegging(players, hands)
-    for index, token in enumerate(plays):
+def peg(players: int, plays: Iterable[Card | str | None], hands: Sequence[Sequence[Card]] | None = None,
+        leader: int = 0, number_from: int = 0) -> PlayResult:
+    """Run a whole play: ``plays`` holds cards (or card text) and ``None``/"go" for passes;
+    ``leader`` as in ``Pegging``; an error names the play by its place, counted from ``number_from``."""
+    pegging = Pegging(players, hands, leader)
+    for index, token in enumerate(plays, number_from):
         try:
             if token is None or (isinstance(token, str) and token.strip().lower() == "go"):
                 pegging.go()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from companion.doubt import Doubt, counts_said, doubts, readings_said
 from companion.photo import count_recognition, name_unread
 from companion.ui.cardtext import card_text
+from companion.words import plural
 from vision import (LAYOUT_CODES, ROLE_ORDER, CardGroup, Code, RecognizedCard, Recognition, Role, answered,
                     as_the_player_says, percent_sure)
 
@@ -277,7 +278,7 @@ class Review:
         cards kept as read (marked, or accepted with the rest) still flagged: unconfirmed."""
         problems = self.problems()
         if problems:
-            raise ReviewError(f"{len(problems)} card(s) to check first: {problems[0]}")
+            raise ReviewError(f"{plural(len(problems), 'card')} to check first: {problems[0]}")
         # a card kept as read without the player's check stays flagged: unconfirmed
         cards = tuple(RecognizedCard(c.code, c.confidence, c.box, True, c.runner_up, alternatives=c.alternatives)
                       if c.unsure and not c.confirmed else RecognizedCard(c.code, c.confidence, c.box)

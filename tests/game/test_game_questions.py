@@ -110,6 +110,6 @@ def test_a_questioned_go_near_31_names_the_cards_that_fit():
     deal = session.game.deal
     big = [c for c in DECK if c.value > 6 and c not in deal.seen]
     deal.seen.update({c: "in a test" for c in big[2:]})  # only two big cards left unseen; Ben holds 3
-    assert session.go_doubt() == ("Ben says go holding 3 cards at count 25: only 2 card(s) not yet seen are "
+    assert session.go_doubt() == ("Ben says go holding 3 cards at count 25: only 2 cards not yet seen are "
                                   "worth more than 6 (31 - 25), so one of them fits (a card from ace to 6): "
                                   "a go cannot be right here")

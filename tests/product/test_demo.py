@@ -124,3 +124,26 @@ def test_a_sidecar_without_groups_judges_the_cards_only(tmp_path):
     judged = judge(_recognition(("unknown", ("KH",)), ("unknown", ("2C",))), truth)
     assert (judged.found, judged.exact) == (2, True)
     assert not judge(_recognition(("unknown", ("KH",))), truth).exact
+
+
+# issue 56 s3: the samples live inside the package; crib samples says where, and names them
+def test_crib_samples_says_where_the_samples_are_before_judging_them(tmp_path, capsys, monkeypatch):
+    shutil.copy(SAMPLES / "hand_starter_papers.jpg", tmp_path)
+    shutil.copy(SAMPLES / "hand_starter_papers.json", tmp_path)
+    monkeypatch.setattr("companion.cli.sample_commands.sample_images", lambda: tmp_path)
+    assert main(["samples"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (f"sample photos: {tmp_path} (crib show NAME reads one by its name from any folder, "
+                        "e.g. crib show hand_starter_papers)")
+    assert lines[1:] == ["1 photo: 5 / 5 cards found (0 wrong), 1 / 1 photo exactly right (every card, group and role)"]
+
+
+def test_crib_samples_list_names_the_photos_and_their_folder_without_reading_them(capsys, monkeypatch):
+    from companion.paths import sample_images
+
+    monkeypatch.setattr("vision.Recognizer", None)  # nothing is recognised
+    assert main(["samples", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    photos = photos_in(sample_images())
+    assert lines[0] == f"{len(photos)} photos in {sample_images()}"
+    assert lines[1:] == [f"  {p.name}" for p in photos] and "  hand_starter_spread.jpg" in lines

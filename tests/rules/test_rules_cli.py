@@ -203,6 +203,76 @@ def test_peg_bad_input(capsys, monkeypatch, stdin, message):
     assert status == 2 and out == "" and len(err.splitlines()) == 1 and message in err
 
 
+# ---------------------------------------------------------------- issue 56 s3: the play typed as a player says it
+
+def test_peg_typed_plays_print_as_the_json_form_does(capsys, monkeypatch):
+    plays = SOURCE_001["plays"]
+    json_status, json_text, _ = run(capsys, monkeypatch, ["peg"], json.dumps({"players": 2, "plays": plays}))
+    status, text, err = run(capsys, monkeypatch, ["peg", *plays], "stdin is not read")
+    assert (status, err) == (0, "") and json_status == 0 and text == json_text
+    assert text.splitlines()[5] == "player 1  6D   31  2 (thirty-one)"
+    assert text.splitlines()[-1] == "totals: player 0 3, player 1 10"
+    _, as_json, _ = run(capsys, monkeypatch, ["peg", "--json", *plays])
+    _, json_json, _ = run(capsys, monkeypatch, ["peg", "--json"], json.dumps({"players": 2, "plays": plays}))
+    assert json.loads(as_json) == json.loads(json_json)
+
+
+def test_peg_typed_turns_follow_each_go_and_each_31(capsys, monkeypatch):
+    # 3 players: after a go the next player on goes on; 31 starts the count again, led by the next player
+    _, out, _ = run(capsys, monkeypatch, ["peg", "--players", "3", *"TH 9C 8D go 4S 5H".split()])
+    lines = out.splitlines()
+    assert [line.split()[1] for line in lines[:6]] == ["0", "1", "2", "0", "1", "2"]
+    assert lines[4] == "player 1  4S   31  2 (thirty-one)" and lines[5] == "player 2  5H    5"
+    # 2 players: once both said go, the last to lay pegs the go and the other leads the new count
+    _, out, _ = run(capsys, monkeypatch, ["peg", *"KH QH 5C go 4C go AC".split()])
+    assert out.splitlines()[:7] == [
+        "player 0  KH   10", "player 1  QH   20", "player 0  5C   25", "player 1  go   25",
+        "player 0  4C   29  1 (go)", "player 0  go   29", "player 1  AC    1"]
+
+
+def test_peg_dealer_names_the_seats(capsys, monkeypatch):
+    plays = SOURCE_001["plays"]
+    status, out, _ = run(capsys, monkeypatch, ["peg", "--dealer", "0", *plays])
+    lines = out.splitlines()
+    assert status == 0 and lines[0] == "player 1  TH   10" and lines[1] == "player 0  5H   15  2 (fifteen)"
+    assert lines[-1] == "totals: player 0 10, player 1 3"
+    request = {"players": 2, "dealer": 0, "plays": plays, "hands": SOURCE_001["hands"][::-1]}  # hands by seat
+    _, from_json, _ = run(capsys, monkeypatch, ["peg"], json.dumps(request))
+    assert from_json == out
+    _, out, _ = run(capsys, monkeypatch, ["peg", "--players", "4", "--dealer", "1", *"TC 5D 5S 5H 5C".split()])
+    assert [line.split()[1] for line in out.splitlines()[:5]] == ["2", "3", "0", "1", "2"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["TH", "5X"], "play 2 (5X): not a card: '5X'"),
+    (["TH", "TH"], "play 2 (TH): card TH was already laid"),
+    (["TH", "TS", "TC", "2C"], "play 4 (2C): 2C by player 1 takes the count to 32 (over 31); "
+                               "if that player could not lay a card, type go before it"),
+    (["TH,5H"], "separate the plays with spaces, not commas: crib peg TH 5H"),
+    (["--dealer", "2", "TH"], "--dealer must be the dealer's seat, 0 to 1 with 2 players, got 2"),
+    (["--players", "5", "TH"], "argument --players: invalid choice: 5"),
+    ("AC AD AH AS 2C 2D 2H 2S go".split(), "play 9 (go): cannot say go: the play is over (all 8 cards laid)"),
+])
+def test_peg_typed_bad_input_is_one_line_and_status_2(capsys, monkeypatch, argv, message):
+    try:
+        status = main(["peg", *argv])
+    except SystemExit as exit:  # argparse's own check, one line through the crib parser
+        status = exit.code
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("crib peg: error: ") and message in err
+
+
+@pytest.mark.parametrize("argv, stdin, message", [
+    (["--players", "3"], '{"players": 2, "plays": ["TH"]}', "--players and --dealer go with typed plays"),
+    ([], '{"players": 2, "plays": ["TH"], "dealer": 2}', '"dealer" must be the dealer\'s seat, 0 to 1'),
+    ([], '{"players": 0, "plays": ["TH"]}', "2, 3 or 4 players, got 0"),
+])
+def test_peg_json_seats_bad_input(capsys, monkeypatch, argv, stdin, message):
+    status, out, err = run(capsys, monkeypatch, ["peg", *argv], stdin)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and message in err
+
+
 def test_discard_json_and_text(capsys, monkeypatch):
     status, out, _ = run(capsys, monkeypatch, ["discard", "5H", "5C", "6D", "JD", "4S", "KC", "--pone", "--json"])
     data = json.loads(out)
@@ -281,6 +351,7 @@ def test_peg_at_a_terminal_shows_an_example_first(capsys, monkeypatch):
     out, err = capsys.readouterr()
     example = err.splitlines()[1].strip()
     assert err.startswith("crib peg: type the play as JSON, then Ctrl-D") and json.loads(example)["players"] == 2
+    assert err.splitlines()[-1] == "or give the plays as arguments: crib peg TH 5H 5S go 6D"
     assert "player 1  5H   15  2 (fifteen)" in out
     status, out, err = run(capsys, monkeypatch, ["peg"], example)  # the example itself plays
     assert status == 0 and err == "" and "totals:" in out

@@ -182,7 +182,7 @@ def test_certain_renege_without_hands():
     (5, "AC", None, "2, 3 or 4 players"),
     (2, "AC", ["AC 2C 3C", "4C 5C 6C 7C"], "4 distinct cards"),
     (2, "AC", ["AC 2C 3C 4C", "4C 5C 6C 7C"], "4C is in hands 0 and 1"),
-    (2, "AC", ["AC 2C 3C 4C"], "1 hands given for 2 players"),
+    (2, "AC", ["AC 2C 3C 4C"], "1 hand given for 2 players"),
     (2, "AC XY", None, "'XY'"),
 ])
 def test_bad_plays(players, plays, given_hands, message):
@@ -223,3 +223,19 @@ def test_random_legal_plays(players, rng):
     assert sum(1 for e in result.events for r in e.reasons if r in ("last card",)) <= 1
     replay = peg(players, tokens, dealt)
     assert replay.events == result.events
+
+
+def test_players_numbered_by_seat_with_the_leader_given():
+    """Issue 56 s3 (crib peg --dealer): the same play, the pone at seat 1; hands are by seat."""
+    from companion.rules.play import OverThirtyOneError, PlayError
+
+    plays = "TH 5H 5S 5C go 6D 7C JD 8S".split()
+    by_leader, by_seat = peg(2, plays), peg(2, plays, leader=1)
+    assert [e.player for e in by_seat.events] == [1 - e.player for e in by_leader.events]
+    assert by_seat.totals == by_leader.totals[::-1] == (10, 3)
+    hands = [parse_cards("5H 5C 6D JD".split()), parse_cards("TH 5S 7C 8S".split())]
+    assert peg(2, plays, hands, leader=1).totals == (10, 3)
+    with pytest.raises(PlayError, match="the leader is player 0 to 1, got 2"):
+        peg(2, plays, leader=2)
+    with pytest.raises(OverThirtyOneError, match="play 4 \\(2C\\)"):
+        peg(2, "TH TS TC 2C".split(), number_from=1)

@@ -249,14 +249,65 @@ def test_annotate_writes_the_format_its_name_says(scenes, capsys, tmp_path):
     assert status == 2 and out == "" and "name the picture .png, .jpg or .webp" in err
 
 
-def test_annotate_into_a_missing_folder_keeps_the_count_and_says_why(scenes, capsys, tmp_path):
+@pytest.mark.parametrize("command", ["show", "recognize"])
+@pytest.mark.parametrize("where", ["missing folder", "a folder", "read-only folder"])
+def test_annotate_that_cannot_be_written_is_refused_before_the_photo_is_read(scenes, capsys, tmp_path, command, where):
+    """Issue 56 s3: checked before the work, so no result is printed and then failed; the models
+    are not even loaded (a models folder that is not there is never reached)."""
+    import os
+
+    _, photo, _ = scenes["hand_starter"]
+    if where == "missing folder":
+        target, why = tmp_path / "nonexistent" / "dir" / "x.png", f"no folder {tmp_path / 'nonexistent' / 'dir'} to write the picture in"
+    elif where == "a folder":
+        target, why = tmp_path / "pictures.png", "is a folder, not a picture's name"
+        target.mkdir()
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only folder")
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        target, why = locked / "x.png", f"cannot write in {locked} (no permission)"
+    status, out, err = _run(capsys, command, photo, "--models", tmp_path / "no-models", "--annotate", target)
+    assert (status, out) == (2, "")
+    assert err == f"crib {command}: error: --annotate {target}: {why}\n"
+
+
+def test_a_picture_that_fails_as_it_is_written_keeps_the_count(scenes, capsys, tmp_path, monkeypatch):
+    import companion.drawing
+
+    def full_disk(path, picture):
+        raise companion.drawing.PictureFileError(f"{path}: cannot write the picture (No space left on device)")
+
+    monkeypatch.setattr(companion.drawing, "write_picture", full_disk)
     models, photo, _ = scenes["hand_starter"]
-    target = tmp_path / "nonexistent" / "dir" / "x.png"
+    target = tmp_path / "x.png"
     status, out, err = _run(capsys, "show", photo, "--models", models, "--annotate", target)
     assert status == 2
     assert "Hand 1: 5H 5C 5S JD + 5D  = 29" in out  # the count is printed first, never thrown away
-    assert err == f"crib show: error: --annotate {target}: no folder {target.parent} to write the picture in\n"
-    assert "Errno" not in err
+    assert err == f"crib show: error: --annotate {target}: cannot write the picture (No space left on device)\n"
+
+
+@pytest.mark.parametrize("command", ["show", "recognize"])
+def test_a_sample_photo_is_read_by_its_name_from_any_folder(scenes, capsys, tmp_path, monkeypatch, command):
+    """Issue 56 s3: a name that is no file here but a sample photo's (with or without .jpg) reads
+    the sample; a file of that name here wins; neither is one line naming what is wrong."""
+    models, photo, _ = scenes["hand_starter"]
+    monkeypatch.setattr("companion.paths.sample_images", lambda: photo.parent)
+    monkeypatch.chdir(tmp_path)
+    for name in ("hand_starter", "hand_starter.png"):  # the samples are .jpg; these scenes .png
+        status, out, err = _run(capsys, command, name, "--models", models)
+        assert status == 0 and err == "", err
+        assert out.startswith(f"{photo}: 5 cards" if command == "show" else f"{photo} (1280x960): 5 cards")
+    (tmp_path / "hand_starter.png").write_text("not a photo")  # a file where you are always wins
+    status, out, err = _run(capsys, command, "hand_starter.png", "--models", models)
+    assert (status, out) == (2, "") and "hand_starter.png: not an image" in err
+    status, out, err = _run(capsys, command, "hand_startr", "--models", models)
+    assert (status, out) == (2, "")
+    assert err == (f"crib {command}: error: hand_startr: no such file (nor a sample photo's name: "
+                   "crib samples --list names them)\n")
+    status, out, err = _run(capsys, command, "hand_starter.json", "--models", models)  # a sidecar is no photo
+    assert status == 2 and "hand_starter.json: no such file" in err
 
 
 def test_card_labels_of_overlapping_cards_do_not_cover_each_other():

@@ -17,6 +17,7 @@ from companion.ui.camera import sample_photos
 from companion.ui.live import LiveView
 from companion.ui.review import Review
 from companion.ui.screens import CribScreen, load_kv
+from companion.words import plural
 from companion.ui.widgets.photo_view import PhotoView  # noqa: F401  (used in capture.kv)
 
 load_kv(__file__)
@@ -150,7 +151,7 @@ class CaptureScreen(CribScreen):
         self.ids.preview.boxes = [{"box": box, "label": T.card_text(code), "flagged": flagged,
                                    "colour": T.OK} for code, box, flagged in result.cards]
         rate = f" · {result.fps:.1f} frames/s" if result.fps > 0 else ""
-        self.live_line = f"Live: {len(result.cards)} cards{rate} · {result.ms:.0f} ms a frame"
+        self.live_line = f"Live: {plural(len(result.cards), 'card')}{rate} · {result.ms:.0f} ms a frame"
 
     # --- taking the photo ----------------------------------------------------------------------------------
     def shoot(self) -> None:

@@ -9,6 +9,7 @@ from kivy.properties import BooleanProperty, ListProperty
 from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.widgets.picker import CardPicker
+from companion.words import plural
 
 load_kv(__file__)
 COLUMNS = ("", "discard", "keep", "hand", "crib", "net")
@@ -27,7 +28,7 @@ class DiscardScreen(CribScreen):
             hands = [g for g in recognition.groups if len(g.cards) in (5, 6)]
             cards = list(hands[0].cards) if hands else [c.card for c in recognition.cards]
             if len(cards) not in (5, 6):
-                self.app.show_error(f"The photo shows {len(cards)} cards: a deal is 6 (2 players) or 5. "
+                self.app.show_error(f"The photo shows {plural(len(cards), 'card')}: a deal is 6 (2 players) or 5. "
                                     "Type the deal instead.")
                 return
             self.set_cards(cards)

@@ -15,6 +15,7 @@ from companion.ui.review import IGNORED, STARTER, Review
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F401  (PhotoView: review.kv)
 from companion.ui.widgets.picker import CardPicker
+from companion.words import plural
 
 load_kv(__file__)
 
@@ -62,7 +63,7 @@ class ReviewScreen(CribScreen):
         self.ids.problems.color = T.WARN if advice or problems else T.OK
         self.ids.marked.text = "\n".join(f"Kept as read: {text}" for text in marked)
         self.ids.count.disabled = bool(problems)
-        self.ids.count.text = f"Check {len(problems)} card(s) first" if problems else "Count"
+        self.ids.count.text = f"Check {plural(len(problems), 'card')} first" if problems else "Count"
         rest = review.rest() if problems else []  # nothing asked: the marked cards need no tap
         self.ids.rest.disabled = not rest
         self.ids.rest.opacity = 1 if rest else 0

@@ -15,6 +15,7 @@ from companion.ui import theme as T
 from companion.ui.screens import CribScreen, load_kv
 from companion.ui.widgets.board import BoardWidget  # noqa: F401  (used in table.kv)
 from companion.ui.widgets.picker import CardPicker
+from companion.words import plural
 
 load_kv(__file__)
 
@@ -159,7 +160,7 @@ class TableScreen(CribScreen):
         elif phase is Phase.MATCH_OVER:
             self._button(box, "Home", lambda: self.app.go("home"), "home")
         if view.can_redo:  # a new move needs the undone ones redone or dropped
-            self._button(box, f"Drop {view.can_redo} undone move(s)", lambda: self.act(GameSession.forget_undone),
+            self._button(box, f"Drop {view.can_redo} undone {plural(view.can_redo, 'move', number=False)}", lambda: self.act(GameSession.forget_undone),
                          "forget")
 
     def _offers(self, box, view) -> None:
