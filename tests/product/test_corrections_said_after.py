@@ -122,6 +122,7 @@ def test_crib_show_confirm_clears_the_flag_and_its_warning(capsys, monkeypatch, 
 
     monkeypatch.setattr(commands, "_recognizer", lambda args: _Recognizer())
     photo = tmp_path / "table.jpg"
+    photo.write_bytes(b"")  # the command checks the file is there; the stand-in models never read it
     status, out, err = run(capsys, "show", photo)
     assert status == 0, err
     assert "warning: 5H read with low confidence 0.42 (or 6H, 0.29): confirm this card" in out

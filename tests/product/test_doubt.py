@@ -176,10 +176,12 @@ class _Recognizer:
 
 
 @pytest.fixture
-def unsure_photo(monkeypatch):
+def unsure_photo(monkeypatch, tmp_path):
     recognition = _recognition((Role.HAND, HAND), (Role.STARTER, ("2S",)), unsure={"5H": "6H"}, unread=[UNREAD])
     monkeypatch.setattr("companion.cli.recognition_commands._recognizer", lambda args: _Recognizer(recognition))
-    return "table.jpg"
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(b"")  # the command checks the file is there; the stand-in models never read it
+    return str(photo)
 
 
 def test_crib_show_prints_each_doubt_as_a_warning_and_lists_them_in_json(unsure_photo, capsys):
