@@ -14,6 +14,7 @@ from typing import Sequence
 from companion.game.events import PeggingMode
 from companion.game.phase import Phase
 from companion.game.records import ShowKind
+from companion.game.view import game_name
 from companion.rules import GameEnd
 from companion.ui.theme import card_text
 
@@ -78,8 +79,16 @@ def confidence_words(threshold: float) -> str:
     return f"Ask me about cards I'm less than {sure} sure of"
 
 
-def phase_line(view) -> str:
-    return f"Game {view.game_number} · deal {max(view.current_deal, 1)} · {PHASES[view.phase]}"
+def game_words(game_id: int | None, view=None) -> str:
+    """The game as every screen names it: "Game 2", the number Home and ``crib game list`` give
+    it (``game_name``), with its place in a match where it is one."""
+    if view is None:
+        return game_name(game_id).capitalize()
+    return game_name(game_id, view.game_number, view.rules.match_games).capitalize()
+
+
+def phase_line(view, game_id: int | None) -> str:
+    return f"{game_words(game_id, view)} · deal {max(view.current_deal, 1)} · {PHASES[view.phase]}"
 
 
 def turn_line(view) -> str:

@@ -449,7 +449,8 @@ class ShowScreen(CribScreen):
     def next_deal(self) -> None:
         view = self.companion.view
         if view.phase is Phase.DISCARD and not view.offers:
-            self.act(GameSession.discard, then=lambda _l: self.app.go("table"))
+            # the next deal starts by itself: undo takes it back with the last count
+            self.act(GameSession.next_deal, then=lambda _l: self.app.go("table"))
         else:
             self.app.go("table")
 
