@@ -191,9 +191,8 @@ def test_the_session_s_undo_passes_over_the_deal_it_started_by_itself(tmp_path):
 
 
 # --- the card-fix dialog: the game's hands only ---------------------------------------------------------
-@pytest.mark.parametrize("size", SIZES)
-def test_the_card_fix_dialog_offers_no_hand_a_two_player_game_cannot_have(start_app, size):
-    h = start_app(camera=FakeCamera([PHOTO]))
+def review_of_the_rows_photo(h, size):
+    """A 2-player game pegged by points at the show, the rows photo read and on Check the cards."""
     h.resize(size)
     h.companion.new_game(["Ann", "Ben"], {"preset": "acc", "muggins": "off"}, first_dealer=0, pegging="points")
     h.wait(lambda: h.companion.view is not None)
@@ -207,7 +206,14 @@ def test_the_card_fix_dialog_offers_no_hand_a_two_player_game_cannot_have(start_
     path, decoded, recognition, quality = done[0]
     h.app.go("review", path=path, photo=decoded, recognition=recognition, purpose="show", quality=quality)
     h.wait()
-    review = h.screen("review")
+    h.pump(0.1)
+    return h.screen("review")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_card_fix_dialog_offers_no_hand_a_two_player_game_cannot_have(start_app, size):
+    h = start_app(camera=FakeCamera([PHOTO]))
+    review = review_of_the_rows_photo(h, size)
     assert "hand 3" not in [str(g) for g in review.review.group_choices()]
     h.tap_at(*review.ids.photo.to_window(*review.ids.photo.box_center(0)))
     h.wait(lambda: h.popup() is not None)
@@ -225,3 +231,20 @@ def test_the_review_offers_a_new_hand_up_to_the_game_s_players():
         ["hand 1", "hand 2", "crib", "starter", "not counted"]
     assert [str(g) for g in Review(recognition(), players=1).group_choices()][:2] == ["hand 1", "crib"]
     assert "hand 2" in [str(g) for g in Review(recognition()).group_choices()]  # no game: up to 4
+
+
+# --- Check the cards held tall: the hand list whole -------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES + [(720, 1280)])
+def test_check_the_cards_shows_every_group_whole_at_each_size(start_app, size):
+    h = start_app(camera=FakeCamera([PHOTO]))
+    review = review_of_the_rows_photo(h, size)
+    groups = review.ids.groups
+    scroll = groups.parent
+    _x, bottom = scroll.to_window(scroll.x, scroll.y)
+    top = bottom + scroll.height
+    lines = sorted(w.text.split("[/b]")[0].replace("[b]", "") for w in groups.children)
+    assert lines == ["crib", "hand 1", "hand 2", "starter"]
+    for label in groups.children:  # each line inside what the list shows, none cut
+        _lx, low = label.to_window(label.x, label.y)
+        assert bottom - 0.5 <= low and low + label.height <= top + 0.5, (label.text, low, label.height, bottom, top)
+        assert label.texture_size[1] <= label.height
