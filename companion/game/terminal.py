@@ -266,10 +266,11 @@ class Terminal:
         if verb == "state":
             return None
         if verb in ("undo", "redo"):
-            entry = session.history.in_force[-1] if verb == "undo" else (
-                session.history.undone[-1] if session.history.undone else None)
+            entry = session.history.undone[-1] if verb == "redo" and session.history.undone else None
             view_before = session.view()
             getattr(session, verb)()
+            if verb == "undo":  # the player's move (a step the app took after it goes with it)
+                entry = session.history.undone[-1]
             # an undone move is said as it stood just before it was made: the view after the undo
             words = entry_words(entry, session.view() if verb == "undo" else view_before) if entry else ""
             self.say(f"  {'undone' if verb == 'undo' else 'redone'}: {words}")

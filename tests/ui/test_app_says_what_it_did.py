@@ -248,3 +248,34 @@ def test_check_the_cards_shows_every_group_whole_at_each_size(start_app, size):
         _lx, low = label.to_window(label.x, label.y)
         assert bottom - 0.5 <= low and low + label.height <= top + 0.5, (label.text, low, label.height, bottom, top)
         assert label.texture_size[1] <= label.height
+
+
+# --- the show's words, and its combinations whole with three players ------------------------------------
+@pytest.mark.parametrize("size", SIZES)
+def test_three_players_a_missed_count_shows_every_combination_without_scrolling(start_app, size):
+    h = start_app()
+    h.resize(size)
+    h.companion.new_game(["Ann", "Ben", "Cat"], {"preset": "acc", "muggins": "optional"}, first_dealer=0,
+                         count_first=False, pegging="cards")
+    h.wait(lambda: h.companion.view is not None)
+    h.companion.act(GameSession.discard)
+    h.companion.act(GameSession.cut, "AD")
+    h.play_out({0: ["2C", "3D", "9S", "7H"], 1: ["5H", "5C", "6D", "4D"], 2: ["8S", "8D", "TC", "JS"]})
+    h.app.go("show")
+    h.wait()
+    show = h.screen("show")
+    assert show.heading.startswith("Ben's hand: 5♥  5♣  6♦  4♦")
+    h.tap(next(b for b in show.ids.keypad.children if b.text == "1"))
+    h.tap(show.ids.claim)  # 1 of 14: the count shown, muggins offered to Cat and Ann
+    h.wait()
+    h.pump(0.1)
+    assert show.total_line == "14" and len(show.ids.breakdown.children) == 6
+    assert show.ids.scroller.height >= show.ids.breakdown.height  # all six, no scrolling
+    assert show.ids.more.text == ""
+    heading = next(w for w in show.walk() if getattr(w, "text", None) == show.heading)
+    assert heading.to_window(heading.x, heading.y)[1] + heading.height <= h.app.root.ids.sm.top + 0.5
+    # the words say what happened and what comes next, not "Claimed. Next: Next count"
+    assert show.ids.step.text == "Ben's count, shown after the claim"
+    assert show.ids.next_count.text == "Next count: Cat's hand"
+    assert [b.text for b in show.ids.offers.walk() if getattr(b, "text", "").endswith("takes 13")] == \
+        ["Cat takes 13", "Ann takes 13"]
