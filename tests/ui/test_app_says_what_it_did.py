@@ -179,7 +179,7 @@ def test_the_session_s_undo_passes_over_the_deal_it_started_by_itself(tmp_path):
     session.undo()
     assert session.view().phase == "show" and len(session.view().shown) == 2
     session.redo()
-    assert session.view().phase == "discard" or session.view().phase == "cut"
+    assert session.view().phase == "cut"  # the crib counted and the next deal started again
     assert session.history.in_force[-1] == Discard(auto=True) and not session.history.undone
     game_id = session.game_id
     session.close()
