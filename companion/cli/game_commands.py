@@ -165,8 +165,8 @@ def run_undo(args: argparse.Namespace) -> int:
 
     session = _open(args.id, write=True)
     try:
-        undone = session.history.in_force[-1]
         session.undo()
+        undone = session.history.undone[-1]  # the player's move (a step the app took after it goes with it)
         waiting = session.view().can_redo
         print(f"undone: {entry_words(undone, session.view())} ({waiting} waiting for redo: "
               f"'redo' in crib game resume {args.id}; a new move there forgets them)")

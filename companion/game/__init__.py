@@ -22,9 +22,9 @@ from companion.game.phase import Phase
 from companion.game.records import LogKind, ShowKind
 from companion.game.session import GameSession
 from companion.game.setup import make_rules
-from companion.game.view import BoardView, GameView, NextShow, PlayStep, Proposal, RenegeSeen, ShownCount
+from companion.game.view import BoardView, GameView, game_name, NextShow, PlayStep, Proposal, RenegeSeen, ShownCount
 
 __all__ = ["Game", "replay", "EntryError", "GameError", "GameFileError", "JournalBusyError", "JournalError",
            "RedoPendingError", "ScriptError", "Store", "data_dir", "PeggingMode", "Phase", "LogKind", "ShowKind",
            "GameSession", "make_rules", "BoardView", "GameView", "NextShow", "PlayStep", "Proposal", "RenegeSeen",
-           "ShownCount"]
+           "ShownCount", "game_name"]

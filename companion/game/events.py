@@ -142,10 +142,16 @@ class Discard(Entry):
     TYPE: ClassVar[str] = "discard"
     cards: tuple[tuple[Card, ...], ...] | None = None
     blind: Card | None = None
+    # started by the app itself, not by a tap of its own (the show's "Next deal" goes on to the
+    # next deal): undo takes it back together with the player's move before it
+    auto: bool = False
 
     def as_json(self) -> dict:
-        return {"type": self.TYPE, "cards": None if self.cards is None else [_fmt(c) for c in self.cards],
-                "blind": None if self.blind is None else str(self.blind)}
+        out = {"type": self.TYPE, "cards": None if self.cards is None else [_fmt(c) for c in self.cards],
+               "blind": None if self.blind is None else str(self.blind)}
+        if self.auto:  # older journals have no such field: they read as before
+            out["auto"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "Discard":
@@ -154,7 +160,10 @@ class Discard(Entry):
             if not isinstance(cards, list):
                 raise EntryError(f"cards: expected one list of cards per seat, got {cards!r}")
             cards = tuple(_cards(c, f"cards[{i}]") for i, c in enumerate(cards))
-        return cls(cards, _card(data, "blind", optional=True))
+        auto = data.get("auto", False)
+        if not isinstance(auto, bool):
+            raise EntryError(f"auto: expected true or false, got {auto!r}")
+        return cls(cards, _card(data, "blind", optional=True), auto)
 
 
 @dataclass(frozen=True, slots=True)

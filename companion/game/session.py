@@ -8,6 +8,7 @@ so the journal only ever grows. A session that writes a stored game holds its lo
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from typing import Callable, Sequence
@@ -114,6 +115,11 @@ class GameSession:
         parsed = None if discards is None else tuple(cards(d, f"cards[{i}]") for i, d in enumerate(discards))
         return self.record(Discard(parsed, None if blind is None else card(blind, "blind")))
 
+    def next_deal(self) -> list[LogLine]:
+        """The next deal starts by itself, its discards not typed (the app's "Next deal" after the
+        show): a step the player does not take, so ``undo`` takes it back with the move before it."""
+        return self.record(Discard(None, None, auto=True))
+
     def cut(self, starter: Card | str, heels: int | None = None) -> list[LogLine]:
         _possible("heels", heels, "heels")
         return self.record(Cut(card(starter, "starter"), heels))
@@ -217,8 +223,8 @@ class GameSession:
                              f"{str(exc).split(': ', 1)[-1]}") from None
         listeners, self._listeners = self._listeners, []  # one change for the screens, not dozens
         try:
-            for _ in again:
-                self.undo()
+            for _ in again:  # each entry itself (an automatic one never takes the move before with it)
+                self._history_entry(Undo())
             self.forget_undone()
             for entry in again:
                 self.record(entry)
@@ -229,10 +235,29 @@ class GameSession:
 
     # --- history --------------------------------------------------------------------------------------
     def undo(self) -> None:
-        self._history_entry(Undo())
+        """Take back the player's latest move: a step the app took by itself after it (``auto``:
+        the next deal started) goes with it, so the game returns to where the player acted."""
+        with self._one_change():
+            self._history_entry(Undo())
+            while _automatic(self.history.undone[-1]) and len(self.history.in_force) > 1:
+                self._history_entry(Undo())
 
     def redo(self) -> None:
-        self._history_entry(Redo())
+        """Bring back the move undone last, and the steps the app took by itself after it."""
+        with self._one_change():
+            self._history_entry(Redo())
+            while self.history.undone and _automatic(self.history.undone[-1]):
+                self._history_entry(Redo())
+
+    @contextlib.contextmanager
+    def _one_change(self):
+        """The listeners hear one change for what is done inside (one view, not one per entry)."""
+        listeners, self._listeners = self._listeners, []
+        try:
+            yield
+        finally:
+            self._listeners = listeners
+        self._changed()
 
     def forget_undone(self) -> int:
         """Drop the entries waiting for redo (they stay in the journal, out of force). Returns how many."""
@@ -316,6 +341,11 @@ class GameSession:
         from companion.game.transfer import export_game
 
         return export_game(self.journal, self.game)
+
+
+def _automatic(entry: Entry) -> bool:
+    """A step the app took by itself (undo and redo pass over it with the move before it)."""
+    return isinstance(entry, Discard) and entry.auto
 
 
 def _possible(kind: str, claim: int | None, name: str = "claim") -> None:

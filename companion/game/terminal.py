@@ -18,6 +18,7 @@ from companion.game.phase import Phase
 from companion.game.records import LogKind, Offer, ShowKind
 from companion.game.report import result_words
 from companion.game.session import GameSession
+from companion.game.view import game_name
 
 HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
   discard 2C 2H / 3C 9H [blind 5D]   each player's discards in seating order ("discard" alone: not typed)
@@ -36,10 +37,7 @@ HELP = """moves (cards like 5H TD QS; names or seat numbers for players):
 
 def _game_name(session: GameSession, view) -> str:
     """The stored game's id (what ``crib game resume`` takes), and the game of a match."""
-    name = "game" if session.game_id is None else f"game {session.game_id}"
-    if view.rules.match_games > 1:
-        name += f" (game {view.game_number} of the match)"
-    return name
+    return game_name(session.game_id, view.game_number, view.rules.match_games)
 
 
 # Cards the prompt tries first for its example of a claim, then the rest of the deck.
@@ -268,10 +266,11 @@ class Terminal:
         if verb == "state":
             return None
         if verb in ("undo", "redo"):
-            entry = session.history.in_force[-1] if verb == "undo" else (
-                session.history.undone[-1] if session.history.undone else None)
+            entry = session.history.undone[-1] if verb == "redo" and session.history.undone else None
             view_before = session.view()
             getattr(session, verb)()
+            if verb == "undo":  # the player's move (a step the app took after it goes with it)
+                entry = session.history.undone[-1]
             # an undone move is said as it stood just before it was made: the view after the undo
             words = entry_words(entry, session.view() if verb == "undo" else view_before) if entry else ""
             self.say(f"  {'undone' if verb == 'undo' else 'redone'}: {words}")

@@ -146,6 +146,17 @@ class GameView:
         return 0
 
 
+def game_name(game_id: int | None, game_of_match: int = 1, match_games: int = 1) -> str:
+    """How a game is called everywhere (the app's table and Home, ``crib game list``, ``resume``
+    and its prompt): "game 2" by its stored id, the number ``crib game resume`` takes, never by
+    its place among the games of a match; in a match, that place follows ("game 2 (game 1 of the
+    match)"). A game never stored (a script played in memory) is "game"."""
+    name = "game" if game_id is None else f"game {game_id}"
+    if match_games > 1:
+        name += f" (game {game_of_match} of the match)"
+    return name
+
+
 def build_view(game: Game, can_undo: int, can_redo: int) -> GameView:
     deal = game.deal
     live = deal is not None and not game.over

@@ -97,7 +97,10 @@ class CribApp(App):
         return self.sm.get_screen(name)
 
     def go(self, name: str, **context) -> None:
+        """Show screen ``name``; a message shown on the screen left answered that moment, not this one."""
         screen = self.screen(name)
+        if self.sm.current != name:
+            self.dismiss_message()
         screen.context = context
         if self.sm.current != name:
             self._history.append(self.sm.current)
@@ -120,6 +123,8 @@ class CribApp(App):
         return False
 
     # --- messages -----------------------------------------------------------------------------------
+    # A message answers one moment: it goes when the game changes (the next move was taken) or
+    # another screen is shown, as well as when tapped. One set after the change stays.
     def show_error(self, error: Exception | str) -> None:
         self.message_is_error = True
         self.message = explain(error)
@@ -134,6 +139,7 @@ class CribApp(App):
 
     # --- the game ----------------------------------------------------------------------------------
     def _view_changed(self, view) -> None:
+        self.dismiss_message()  # the game moved on: what the message answered is past
         current = self.sm.get_screen(self.sm.current)
         if hasattr(current, "on_game_view"):
             current.on_game_view(view)

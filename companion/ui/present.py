@@ -14,6 +14,7 @@ from typing import Sequence
 from companion.game.events import PeggingMode
 from companion.game.phase import Phase
 from companion.game.records import ShowKind
+from companion.game.view import game_name
 from companion.rules import GameEnd
 from companion.ui.theme import card_text
 
@@ -78,8 +79,16 @@ def confidence_words(threshold: float) -> str:
     return f"Ask me about cards I'm less than {sure} sure of"
 
 
-def phase_line(view) -> str:
-    return f"Game {view.game_number} · deal {max(view.current_deal, 1)} · {PHASES[view.phase]}"
+def game_words(game_id: int | None, view=None) -> str:
+    """The game as every screen names it: "Game 2", the number Home and ``crib game list`` give
+    it (``game_name``), with its place in a match where it is one."""
+    if view is None:
+        return game_name(game_id).capitalize()
+    return game_name(game_id, view.game_number, view.rules.match_games).capitalize()
+
+
+def phase_line(view, game_id: int | None) -> str:
+    return f"{game_words(game_id, view)} · deal {max(view.current_deal, 1)} · {PHASES[view.phase]}"
 
 
 def turn_line(view) -> str:
@@ -174,6 +183,36 @@ def group_for(photo_show, cards: Sequence[str] | None, kind: ShowKind):
     if len(groups) == 1 or len(four) == 1:
         return (groups[0] if len(groups) == 1 else four[0]), None
     return None, "no crib in the photo: mark the crib's cards in the review, or pick them"
+
+
+GUIDE_HAND_ROWS = 2  # the capture guide's hand rows: the pone's on top, the dealer's below
+
+
+def guide_hand_names(view) -> tuple[str, ...]:
+    """Whose hand each of the capture guide's rows is, top first (the order of the show: the
+    pone's, then the dealer's), where the game knows and the guide has a row for each player (two
+    players); else nothing (the rows are just "hand")."""
+    if view is None or len(view.players) != GUIDE_HAND_ROWS or view.phase not in (Phase.PLAY, Phase.SHOW) \
+            or view.dealer is None:
+        return ()
+    pone = (view.dealer + 1) % len(view.players)
+    return tuple(f"{view.players[seat]}'s hand" for seat in (pone, view.dealer))
+
+
+def hands_by_row(photo_show, hands) -> list | None:
+    """The photo's hand groups ``hands`` top to bottom, when each lies in a row of its own (no
+    two overlap up and down, as the guide's rows lay them); None when they do not."""
+    boxes = {c.card: c.box for c in photo_show.recognition.cards}
+    spans = []
+    for group in hands:
+        ys = [v for code in group.cards if code in boxes for v in (boxes[code][1], boxes[code][3])]
+        if not ys:
+            return None
+        spans.append((min(ys), max(ys), group))
+    spans.sort(key=lambda span: span[0])
+    if any(below[0] < above[1] for above, below in zip(spans, spans[1:])):
+        return None
+    return [group for _top, _bottom, group in spans]
 
 
 _CARD_CODE = re.compile(r"\b([A2-9TJQK][CDHS])\b")

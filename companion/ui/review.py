@@ -53,6 +53,7 @@ class Place:
         return f"{self.role.value} {self.number}" if self.role in (Role.HAND, Role.UNKNOWN) else self.role.value
 
 
+MOST_HANDS = 4  # the most players a game has: a hand each
 IGNORED = Place(None, 0)  # left out: no card, or not counted
 STARTER = Place.of(Role.STARTER)
 CRIB = Place.of(Role.CRIB)
@@ -83,13 +84,17 @@ class ReviewCard:
 
 
 class Review:
-    def __init__(self, recognition: Recognition, starter: str | None = None, all_crib: bool = False) -> None:
+    def __init__(self, recognition: Recognition, starter: str | None = None, all_crib: bool = False,
+                 players: int | None = None) -> None:
         """``starter``, ``all_crib``: what the photo will be counted with (the game's starter once
-        cut; every group as a crib), so that the doubts are the coming count's. The groups are the
-        trusted cards' (``vision.table``: a flagged card sitting on another waits apart)."""
+        cut; every group as a crib), so that the doubts are the coming count's. ``players``: the
+        game's (a hand each: no card moves to a hand the game cannot have; None: no game, up to
+        4). The groups are the trusted cards' (``vision.table``: a flagged card sitting on
+        another waits apart)."""
         recognition = as_the_player_says(recognition)
         self.source = recognition
         self.starter, self.all_crib = starter, all_crib
+        self.players = players
         self.cards: list[ReviewCard] = []
         counters: Counter = Counter()
         group_of: dict[str, Place] = {}
@@ -237,8 +242,12 @@ class Review:
         return tuple(CardGroup(place.role, tuple(codes)) for place, codes in self.groups().items())
 
     def group_choices(self) -> list[Place]:
+        """Where a card may go: the hands on the table, one more while the game has a player
+        without one (``players``), the crib, the starter, left out."""
         hands = sorted({c.group for c in self.cards if c.group.role == Role.HAND}, key=Place.order)
-        return [*hands, hand(len(hands) + 1), CRIB, STARTER, IGNORED]
+        most = MOST_HANDS if self.players is None else self.players
+        more = [hand(len(hands) + 1)] if len(hands) < most else []
+        return [*hands, *more, CRIB, STARTER, IGNORED]
 
     # --- the player's changes -------------------------------------------------------------------
     def correct(self, index: int, code: str) -> None:

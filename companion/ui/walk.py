@@ -108,12 +108,12 @@ class Walk:
         h.app.go("show")
         show = h.screen("show")
         self.at("show-claim", lambda: [show.ids.claim])
-        h.tap(next(b for b in show.ids.keypad.children if b.text == "0"))
-        h.tap(show.ids.claim)  # Ben claims 0 of 2: the muggins flag
+        h.tap(next(b for b in show.ids.keypad.children if b.text == "0"))  # Ben claims 0 of 2: the muggins flag
+        h.wait()
         self.at("show-muggins", lambda: [show.ids[f"take_{0}"], show.ids.next_count])
         h.companion.act(GameSession.muggins, 0)
         h.wait()
-        h.tap(show.ids.next_count)  # Ann's hand: claimed as counted, then undone by mistake
+        h.tap(show.ids.next_count)  # Ann's hand: claimed as counted (on to the crib), then undone by mistake
         self.claim_the_count(show)
         h.tap(show.ids.undo)
         h.wait()
@@ -177,12 +177,16 @@ class Walk:
         h.wait()
 
     def claim_the_count(self, show) -> None:
-        """The count on the show screen claimed as the cards are worth, on its keypad."""
+        """The count on the show screen claimed as the cards are worth, on its keypad (a claim is
+        made as its last digit is tapped; a lone 1 or 2 waits for Claim). A right claim goes on
+        to the next count; the last is shown."""
         h = self.h
+        counted = len(h.companion.view.shown)
         for digit in str(show.total):
             h.tap(next(b for b in show.ids.keypad.children if b.text == digit))
-        h.tap(show.ids.claim)
-        h.wait(lambda: show.total_line != "")
+        if show.ids.keypad.value:
+            h.tap(show.ids.claim)
+        h.wait(lambda: len(h.companion.view.shown) > counted)
 
     def rest(self) -> None:
         h = self.h

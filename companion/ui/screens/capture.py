@@ -12,6 +12,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.filechooser import FileChooserListView
 from kivy.uix.popup import Popup
 
+from companion.ui import present
 from companion.ui import theme as T
 from companion.ui.camera import sample_photos
 from companion.ui.live import LiveView
@@ -67,7 +68,10 @@ class CaptureScreen(CribScreen):
         camera = self.companion.camera
         started = camera is not None and camera.start()
         self.has_camera = bool(started)
-        self.hint = ("Lay the cards inside the guide: hands in rows, the crib apart, the starter alone."
+        names = present.guide_hand_names(self.companion.view) if purpose == "show" else ()
+        self.ids.preview.guide_hands = list(names)
+        rows = f"{names[0]} in the top row, {names[1]} below" if names else "hands in rows"
+        self.hint = (f"Lay the cards inside the guide: {rows}, the crib apart, the starter alone."
                      if started else (camera.error if camera is not None and camera.error else
                                       "No camera here: pick a photo file, or try a sample photo."))
         self._samples()

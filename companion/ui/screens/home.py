@@ -28,7 +28,7 @@ def game_line(row) -> str:
     score = " - ".join(str(s) for s in scores)
     result = summary.get("result")
     state = "finished" if result else summary.get("phase", "")
-    return f"Game {row.id}: {names}   {score}   ({state}, {present.rules_words(row.rules)})"
+    return f"{present.game_words(row.id)}: {names}   {score}   ({state}, {present.rules_words(row.rules)})"
 
 
 class HomeScreen(CribScreen):
@@ -46,7 +46,7 @@ class HomeScreen(CribScreen):
         self.games = rows
         unfinished = [r for r in rows if not (r.summary or {}).get("result")]
         self.ids.resume.disabled = not unfinished
-        self.ids.resume.text = f"Resume game {unfinished[0].id}" if unfinished else "Resume"
+        self.ids.resume.text = f"Resume {present.game_words(unfinished[0].id).lower()}" if unfinished else "Resume"
         if not rows:
             box.add_widget(Factory.Body(text="No games yet: start a new game."))
         for row in rows[:8]:
@@ -60,7 +60,7 @@ class HomeScreen(CribScreen):
             self.resume(unfinished[0].id)
 
     def resume(self, game_id: int) -> None:
-        self.app.notify(f"Opening game {game_id}...")
+        self.app.notify(f"Opening {present.game_words(game_id).lower()}...")
         self.companion.resume(game_id, done=lambda _view: (self.app.dismiss_message(), self.app.go("table")),
                               failed=self.app.show_error)
 

@@ -38,7 +38,9 @@ class ReviewScreen(CribScreen):
             # player's corrections stand; only what it is counted with may have changed
             self.review.count_with(*self.companion.count_terms())
         else:
-            self.review = Review(recognition, *self.companion.count_terms())
+            view = self.companion.view  # the game's players: no hand offered that it cannot have
+            self.review = Review(recognition, *self.companion.count_terms(),
+                                 players=len(view.players) if view is not None else None)
             self.reviewed = recognition
         photo = self.context.get("photo")
         boxes = [c.box for c in recognition.cards] + list(recognition.unread_boxes)

@@ -266,6 +266,10 @@ class ShowScreen(CribScreen):
         picked = next((g for g in hands if g.label == chosen), None)
         if picked is not None or len(hands) == 1:
             return picked or hands[0], None, []
+        rows = present.guide_hand_names(view)
+        by_row = present.hands_by_row(photo_show, hands) if rows and not view.shown else None
+        if by_row is not None and len(by_row) == len(rows):  # laid as the guide says: the top row is the pone's
+            return by_row[0], None, []
         if not hands:
             return None, f"{view.players[nxt.seat]}'s hand is not in the photo: photograph it or pick its 4 cards", []
         return None, None, hands
@@ -368,9 +372,13 @@ class ShowScreen(CribScreen):
         self._record(None)
 
     def claim(self) -> None:
+        """The points typed are claimed (the keypad claims by itself once no digit can follow)."""
         number = self.ids.keypad.number
         if number is None:
             self.app.show_error("Type the points claimed on the keypad, or accept the count.")
+            return
+        if self.ids.claim.disabled:  # nothing to claim now (a digit typed as the count went on)
+            self.ids.keypad.value = ""
             return
         self._record(number)
 
@@ -383,13 +391,23 @@ class ShowScreen(CribScreen):
                 self.offer_items[lines[0].entry] = items
             self.typed = None
             view = self.companion.view
-            if not view.count_first and view.shown:  # claimed: now the count is shown
-                self.revealed = view.shown[-1].entry
+            count = view.shown[-1] if view.shown else None
+            if not view.count_first and count is not None:
+                if count.claimed == count.total:  # right: said with its count, as the log has it
+                    right = f"{view.players[count.seat]} claimed {count.claimed}: right"
+                    self.last = f"{right} ({self.last})" if self.last else right
+                if count.claimed != count.total or view.phase is not Phase.SHOW:
+                    # claimed: now the count is shown (a right claim goes on to the next count at once)
+                    self.revealed = count.entry
             self.on_game_view(view)
+
+        def refused(error):
+            self.ids.keypad.value = ""  # the claim refused is said in the banner: type it again
+            self.app.show_error(error)
         photo_show = self.context.get("photo_show")
         # the photo's cards kept as read without the player's check: the game marks them unconfirmed
         unconfirmed = photo_show.unconfirmed(self.cards) if photo_show is not None and self.cards else ()
-        self.act(GameSession.show, self.cards, claim, path, unconfirmed, then=done)
+        self.companion.act(GameSession.show, self.cards, claim, path, unconfirmed, done=done, failed=refused)
 
     def _offers(self, view) -> None:
         box = self.ids.offers
@@ -422,12 +440,17 @@ class ShowScreen(CribScreen):
         self.ids.accept.disabled = self.ids.claim.disabled = True
         self.ids.pick.opacity, self.ids.pick.disabled = 0, True
         more = view.phase is Phase.SHOW and view.next_show is not None
-        button = Factory.BigButton(text="Next count" if more else "Next deal" if view.phase is Phase.DISCARD
-                                   else "To the table")
-        self.step = f"Claimed. Next: {button.text}"
+        button = Factory.BigButton(text=f"Next count: {self._whose(view, view.next_show)}" if more
+                                   else "Next deal" if view.phase is Phase.DISCARD else "To the table")
+        self.step = f"{who}'s count, shown after the claim"
         button.bind(on_release=lambda _b: self.next_count() if more else self.next_deal())
         self.ids.after.add_widget(button)
         self.ids["next_count" if more else "next_deal"] = button
+
+    @staticmethod
+    def _whose(view, nxt) -> str:
+        """The next count in words: "Ann's hand", "Ann's crib"."""
+        return f"{view.players[nxt.seat]}'s {'crib' if nxt.kind is ShowKind.CRIB else 'hand'}"
 
     def next_count(self) -> None:
         """From the count revealed to the next one (muggins not taken stays on offer)."""
@@ -441,7 +464,7 @@ class ShowScreen(CribScreen):
         self.ids.accept.disabled = self.ids.claim.disabled = True
         self.ids.pick.opacity, self.ids.pick.disabled = 0, True
         button = Factory.BigButton(text="Next deal" if view.phase is Phase.DISCARD else "To the table")
-        self.step = f"Counted. Next: {button.text}"
+        self.step = "Every count of this deal is in" if view.phase is Phase.DISCARD else "The game is over"
         button.bind(on_release=lambda _b: self.next_deal())
         self.ids.after.add_widget(button)
         self.ids["next_deal"] = button
@@ -449,7 +472,8 @@ class ShowScreen(CribScreen):
     def next_deal(self) -> None:
         view = self.companion.view
         if view.phase is Phase.DISCARD and not view.offers:
-            self.act(GameSession.discard, then=lambda _l: self.app.go("table"))
+            # the next deal starts by itself: undo takes it back with the last count
+            self.act(GameSession.next_deal, then=lambda _l: self.app.go("table"))
         else:
             self.app.go("table")
 

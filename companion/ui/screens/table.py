@@ -101,9 +101,11 @@ class TableScreen(CribScreen):
     def on_game_view(self, view) -> None:
         self.ids.board.show_view(view.board, dealer=self._about_to_deal(view))
         self._scores(view)
-        self.ids.phase.text = present.phase_line(view)
+        self.ids.phase.text = present.phase_line(view, self.companion.game_id)
         self.ids.turn.text = present.turn_line(view)
-        self.ids.starter.text = f"Starter [b]{T.card_text(view.starter)}[/b]" if view.starter else ""
+        # the starter of the deal in hand: before Deal the one the game holds is the last deal's
+        dealt = view.starter and view.phase is not Phase.DISCARD
+        self.ids.starter.text = f"Starter [b]{T.card_text(view.starter)}[/b]" if dealt else ""
         self._actions(view)
         self._offers(self.ids.offers, view)
         self._log = present.log_lines(view, 40)

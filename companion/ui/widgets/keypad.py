@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 
@@ -10,7 +10,13 @@ from companion.ui import theme as T
 
 
 class Keypad(GridLayout):
+    """Digits typed into ``value``; ``on_complete`` fires once no further digit can make a number
+    up to ``most`` (0 and 3 to 9 at once with ``most`` 29: one tap; 1 and 2 wait for a second
+    digit, or the screen's own button)."""
+
     value = StringProperty("")  # digits typed ("" = nothing typed)
+    most = NumericProperty(99)  # the largest number that may be typed
+    __events__ = ("on_complete",)
 
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("cols", 3)
@@ -30,6 +36,17 @@ class Keypad(GridLayout):
             self.value = self.value[:-1]
         elif len(self.value) < 2:
             self.value += key
+            if key.isdigit() and self.complete:
+                self.dispatch("on_complete", int(self.value))
+
+    @property
+    def complete(self) -> bool:
+        """No digit more can make a number up to ``most`` (a leading 0 makes none)."""
+        value = self.value
+        return bool(value) and (len(value) >= 2 or value == "0" or int(value) * 10 > self.most)
+
+    def on_complete(self, number: int) -> None:
+        pass
 
     @property
     def number(self) -> int | None:

@@ -40,6 +40,7 @@ class PhotoView(Widget):
     boxes = ListProperty([])        # dicts: box (x1,y1,x2,y2 photo px), label, colour, flagged, highlight, left_out
     photo_size = ListProperty([1, 1])  # the photo's width, height (the boxes' frame)
     guide = BooleanProperty(False)
+    guide_hands = ListProperty([])        # whose each hand row of the guide is, top first (else "hand")
     texture_version = NumericProperty(0)
     origin = ListProperty([0.0, 0.0])    # the photo pixel at the view's top left (a zoomed region)
 
@@ -49,7 +50,7 @@ class PhotoView(Widget):
         super().__init__(**kwargs)
         self.texture: Texture | None = None
         self._labels: dict[str, object] = {}
-        self.bind(pos=self.redraw, size=self.redraw, boxes=self.redraw, guide=self.redraw,
+        self.bind(pos=self.redraw, size=self.redraw, boxes=self.redraw, guide=self.redraw, guide_hands=self.redraw,
                   texture_version=self.redraw, photo_size=self.redraw)
 
     def set_pixels(self, pixels: np.ndarray | None, photo_size: tuple[int, int] | None = None,
@@ -120,12 +121,14 @@ class PhotoView(Widget):
         Color(1, 1, 1, 0.8)
         zones = (("hand", 0.04, 0.08, 0.56, 0.42), ("hand", 0.04, 0.52, 0.56, 0.92),
                  ("crib", 0.62, 0.30, 0.96, 0.70), ("starter", 0.78, 0.74, 0.94, 0.96))
+        names = list(self.guide_hands)
         for name, x1, y1, x2, y2 in zones:
             colour = T.ROLE_COLOURS[name]
+            said = names.pop(0) if name == "hand" and names else name
             Color(colour[0], colour[1], colour[2], 0.9)
             Line(rectangle=(fx + x1 * fw, fy + (1 - y2) * fh, (x2 - x1) * fw, (y2 - y1) * fh), width=1.5,
                  dash_length=8, dash_offset=6)
-            self._text(name, fx + x1 * fw + 6, fy + (1 - y1) * fh - 24, colour, 18)
+            self._text(said, fx + x1 * fw + 6, fy + (1 - y1) * fh - 24, colour, 18)
 
     def _box(self, item) -> None:
         x, y, w, h = self.to_widget(item["box"])
