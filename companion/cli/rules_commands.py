@@ -12,6 +12,7 @@ import time
 from typing import Any, TextIO
 
 from companion.cli.common import CliError
+from companion.words import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -82,7 +83,7 @@ def _json_object(text: str, keys: set[str], not_json: str, not_object: str) -> d
         raise CliError(not_object)
     unknown = set(record) - keys
     if unknown:
-        raise CliError(f"unknown key(s): {', '.join(sorted(unknown))}")
+        raise CliError(f"unknown {plural(len(unknown), 'key', number=False)}: {', '.join(sorted(unknown))}")
     return record
 
 

@@ -194,7 +194,7 @@ def test_peg_text_shows_partnerships(capsys, monkeypatch):
     ('{"players": 2, "plays": ["TH", "TH"]}', "TH was already laid"),
     ('{"players": 6, "plays": []}', "2, 3 or 4 players"),
     ('{"players": 2, "plays": "TH"}', '"plays" must be a list'),
-    ('{"players": 2, "plays": [], "hand": []}', "unknown key(s): hand"),
+    ('{"players": 2, "plays": [], "hand": []}', "unknown key: hand"),
     ('{"players": 2, "plays": ["5H"], "hands": [["5D", "2C", "3C", "4C"], ["6D", "7D", "8D", "9D"]]}',
      "player 0 does not hold 5H"),
 ])
