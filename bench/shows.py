@@ -5,16 +5,22 @@ counts are wrong with nothing asked about them.
     python bench/shows.py [--n 300] [--seed 9100000] [--samples-only] [--models DIR]
 
 1. Renders N shows with ``vision.synth.render_scene(seed + i, layout=..., table_conventions=True)``,
-   the layouts "hand_starter" and "two_hands_crib_starter" in turn (the synth has no 3- or
-   4-player show layout), half at the capture guide's distance (mix v3, 1280x960) and half harder
-   (mix v4, its chips and printed matter, shrunk to 0.6: the cards further away), each encoded as a
-   JPEG (quality 90). Seeds start at 9,100,000, above the recognition bench's and never used for
-   training.
+   the layouts "hand_starter", "two_hands_crib_starter", "three_hands_crib_starter" (3 players:
+   three hands, the crib, the starter, 17 cards) and "four_hands_crib_starter" (4 players, 21
+   cards) in turn, two shows each: one at the capture guide's distance (mix v3, 1280x960) and one
+   harder (mix v4, its chips and printed matter, shrunk to 0.6: the cards further away), each
+   encoded as a JPEG (quality 90). Show i is seed + i, its layout ``SHOW_LAYOUTS[(i // 2) % 4]``
+   and its kind guide for even i: the 2-player layouts keep half the plan, and each of their shows
+   is the one the earlier plan (those two layouts in turn, ``(i // 2) % 2``) had at that seed
+   (its figures up to session 25's 300 shows came from that plan). A whole 3- or 4-player show
+   fills the 1280x960 frame with cards down to 4 % of its short side
+   (``vision.synth.scene.WHOLE_SHOW_SMALLEST``). Seeds start at 9,100,000, above the recognition
+   bench's and never used for training.
 2. Counts each with ``companion.photo.count_show`` and compares every counted hand and crib with
    the truth's (the scene's groups counted with its starter, matched to the group read by the most
    cards in common): a count is *wrong* when its total differs from the truth's, and *asked* when
    the show asks about it (a doubt on its count, or the starter's own).
-3. Prints per kind and overall: questions per show (what the review asks: the cards that change a
+3. Prints per layout and kind, per kind and overall: questions per show (what the review asks: the cards that change a
    count, unsure cards in no count, unread boxes), the same as asked before the one-deck rule and
    the count-changing check (every flagged card and unread box), cards marked and not asked, shows
    with no question (now and before), counts wrong (all, and with nothing asked about them), and
@@ -38,13 +44,15 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 
 FIRST_SHOW_SEED = 9_100_000  # above bench/vision.py's 9,000,000 + its runs; never a training seed
-LAYOUTS = ("hand_starter", "two_hands_crib_starter")
+# The 2-player layouts first: with i // 2 % 4 they fall where the earlier plan (i // 2 % 2) had them.
+SHOW_LAYOUTS = ("hand_starter", "two_hands_crib_starter", "three_hands_crib_starter", "four_hands_crib_starter")
+KINDS = ("guide", "harder")
 HARDER_SCALE = 0.6
 
 
 def plan(n: int, seed: int) -> list[dict]:
-    """Each show: its seed, layout, mix and scale; guide and harder in turn, both layouts each."""
-    return [{"seed": seed + i, "layout": LAYOUTS[(i // 2) % 2], "kind": "guide" if i % 2 == 0 else "harder",
+    """Each show: its seed, layout, mix and scale; guide and harder in turn, the four layouts each."""
+    return [{"seed": seed + i, "layout": SHOW_LAYOUTS[(i // 2) % len(SHOW_LAYOUTS)], "kind": KINDS[i % 2],
              "mix": "v3" if i % 2 == 0 else "v4", "scale": 1.0 if i % 2 == 0 else HARDER_SCALE} for i in range(n)]
 
 
@@ -148,6 +156,7 @@ def main() -> int:
 
     recognizer = Recognizer(args.models)
     by_kind: dict[str, list[dict]] = defaultdict(list)
+    by_layout: dict[tuple[str, str], list[dict]] = defaultdict(list)
     start = time.perf_counter()
     for spec in ([] if args.samples_only else plan(args.n, args.seed)):
         jpeg, annotation = render(spec)
@@ -158,10 +167,16 @@ def main() -> int:
                    "no_question": False, "no_question_before": False, "counts": 0, "wrong": 0, "wrong_unasked": 0,
                    "chances": {"right": [], "wrong": []}}
         by_kind[spec["kind"]].append(row)
+        by_layout[spec["layout"], spec["kind"]].append(row)
         if args.verbose:
             print(spec["seed"], spec["kind"], spec["layout"], {k: v for k, v in row.items() if k != "chances"})
     rendered = time.perf_counter() - start
-    for kind in ("guide", "harder"):
+    if not args.samples_only:
+        for layout in SHOW_LAYOUTS:
+            for kind in KINDS:
+                report(f"{layout}, {kind}", by_layout[layout, kind])
+            report(f"{layout}, both", by_layout[layout, "guide"] + by_layout[layout, "harder"])
+    for kind in KINDS:
         report(f"rendered shows, {kind}", by_kind[kind])
     if not args.samples_only:
         report("rendered shows, all", by_kind["guide"] + by_kind["harder"])
