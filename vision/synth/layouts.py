@@ -196,7 +196,7 @@ def _hands_crib_starter(rng, codes, aspect, hands: int, style=None):
     starter = codes[4 * n]
     built = [_centred_group(rng, cards, aspect, g, style) for g, cards in enumerate(dealt)]
     angle = rng.normal(0, 8)
-    _, _, s_w, s_h = _bounds([(starter, 0, 0, angle, n + 1)], aspect)
+    _, _, s_w, s_h = _bounds([(starter, 0, 0, angle, n)], aspect)
     patterns, weights = zip(*SHOW_ROWS[n])
     for _ in range(100):  # a layout with no place where one group is clearly nearest is laid again
         rows = patterns[int(rng.choice(len(patterns), p=weights))]
@@ -233,7 +233,7 @@ def _hands_crib_starter(rng, codes, aspect, hands: int, style=None):
         swap = dict(zip(codes_of[nearest], codes_of[crib])) | dict(zip(codes_of[crib], codes_of[nearest]))
         placements = [(swap.get(code, code), x, y, ang, crib if g == nearest else nearest if g == crib else g)
                       for code, x, y, ang, g in placements]
-    placements.append((starter, sx, sy, angle, n + 1))
+    placements.append((starter, sx, sy, angle, n))
     return placements, [("hand", cards) for cards in dealt[:hands]] + [("crib", dealt[hands]), ("starter", [starter])]
 
 
