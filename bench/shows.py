@@ -24,7 +24,9 @@ counts are wrong with nothing asked about them.
    count, unsure cards in no count, unread boxes), the same as asked before the one-deck rule and
    the count-changing check (every flagged card and unread box), cards marked and not asked, shows
    with no question (now and before), counts wrong (all, and with nothing asked about them), and
-   the mean chance of being counted right (``GroupShow.chance``) of the right and the wrong counts.
+   the mean chance of being counted right (``GroupShow.chance``) of the right and the wrong counts,
+   and the shows whose roles are right (``roles_right``: the starter, as many hands and cribs as
+   the truth, each true hand and crib mostly in a read group of its role).
 4. Then the same on the sample photos with a sidecar and a starter (``sample_images/``).
 """
 
@@ -81,6 +83,27 @@ def truth_totals(annotation: dict) -> list[tuple[str, tuple[str, ...], int]]:
     return out
 
 
+def roles_right(recognition, annotation: dict) -> bool:
+    """Whether the photo's table has the truth's roles: its starter alone the true starter, as many
+    hands and cribs as the truth, and each true hand and crib mostly (3 of its 4 cards or more) in
+    the read group of the same role that holds most of it (the cards themselves may be misread)."""
+    read = [(str(g.role), set(g.cards)) for g in recognition.groups]
+    truth = [(g["role"], set(g["cards"])) for g in annotation["groups"]]
+    if not read:
+        return False
+    if [c for r, c in read if r == "starter"] != [c for r, c in truth if r == "starter"]:
+        return False
+    for role in ("hand", "crib"):
+        if sum(r == role for r, _ in read) != sum(r == role for r, _ in truth):
+            return False
+    for role, cards in truth:
+        if role in ("hand", "crib"):
+            best_role, best = max(read, key=lambda g: len(g[1] & cards))
+            if best_role != role or len(best & cards) < 3:
+                return False
+    return True
+
+
 def judge(shown, annotation: dict) -> dict:
     """One show's figures against its truth."""
     asked = shown.asked
@@ -110,7 +133,7 @@ def judge(shown, annotation: dict) -> dict:
             "flagged": flagged, "before": flagged + unread, "marked": len(marked),
             "no_question": questions == 0, "no_question_before": flagged + unread == 0,
             "counts": counts, "wrong": wrong,
-            "wrong_unasked": wrong_unasked, "chances": chances}
+            "wrong_unasked": wrong_unasked, "chances": chances, "roles": roles_right(shown.recognition, annotation)}
 
 
 def report(name: str, rows: list[dict]) -> None:
@@ -128,7 +151,7 @@ def report(name: str, rows: list[dict]) -> None:
           f"marked, not asked {total('marked') / n:.2f}; {total('no_question')} / {n} shows ask nothing "
           f"(before: {total('no_question_before')}); counts wrong {total('wrong')} / {total('counts')}, "
           f"{total('wrong_unasked')} with nothing asked; chance counted right: right counts {mean(right)}, "
-          f"wrong counts {mean(wrong)}")
+          f"wrong counts {mean(wrong)}; roles right {total('roles')} / {n} shows")
 
 
 def samples() -> list[tuple[str, dict]]:
@@ -165,7 +188,7 @@ def main() -> int:
         except NoCardsError:
             row = {"questions": 0, "asked": 0, "plain": 0, "unread": 0, "flagged": 0, "before": 0, "marked": 0,
                    "no_question": False, "no_question_before": False, "counts": 0, "wrong": 0, "wrong_unasked": 0,
-                   "chances": {"right": [], "wrong": []}}
+                   "chances": {"right": [], "wrong": []}, "roles": False}
         by_kind[spec["kind"]].append(row)
         by_layout[spec["layout"], spec["kind"]].append(row)
         if args.verbose:

@@ -88,10 +88,15 @@ def test_the_new_layouts_without_the_conventions_still_follow_them():
     assert len(placements) == 17
 
 
-def test_show_bench_plan_keeps_the_two_player_shows_of_the_earlier_plan():
+def _bench_shows():
     spec = importlib.util.spec_from_file_location("bench_shows", ROOT / "bench" / "shows.py")
     shows = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(shows)
+    return shows
+
+
+def test_show_bench_plan_keeps_the_two_player_shows_of_the_earlier_plan():
+    shows = _bench_shows()
     seed = shows.FIRST_SHOW_SEED
     planned = shows.plan(300, seed)
     earlier = [{"seed": seed + i, "layout": ("hand_starter", "two_hands_crib_starter")[(i // 2) % 2],
@@ -103,3 +108,27 @@ def test_show_bench_plan_keeps_the_two_player_shows_of_the_earlier_plan():
         for kind in shows.KINDS:
             assert sum(p["layout"] == layout and p["kind"] == kind for p in planned) in (37, 38)
     assert set(shows.SHOW_LAYOUTS) == set(LAYOUTS[:2]) | set(layouts.SHOW_LAYOUTS_MORE)
+
+
+def test_show_bench_judges_the_roles_of_a_whole_table():
+    from types import SimpleNamespace
+
+    from vision.results import Role
+
+    shows = _bench_shows()
+    truth = {"groups": [{"role": "hand", "cards": ["AS", "2S", "3S", "4S"]}, {"role": "hand", "cards": ["5S", "6S", "7S", "8S"]},
+                        {"role": "hand", "cards": ["9S", "TS", "JS", "QS"]}, {"role": "crib", "cards": ["AH", "2H", "3H", "4H"]},
+                        {"role": "starter", "cards": ["KS"]}]}
+
+    def read(*groups):
+        return SimpleNamespace(groups=[SimpleNamespace(role=Role(role), cards=tuple(cards)) for role, cards in groups])
+
+    right = [("hand", ["AS", "2S", "3S", "4S"]), ("hand", ["5S", "6S", "7S", "8S"]), ("hand", ["9S", "TS", "JS", "QD"]),
+             ("crib", ["AH", "2H", "3H", "4H"]), ("starter", ["KS"])]
+    assert shows.roles_right(read(*right), truth)  # a misread card (QD) leaves the roles right
+    crib_as_hand = right[:3] + [("hand", ["AH", "2H", "3H", "4H"]), ("starter", ["KS"])]
+    assert not shows.roles_right(read(*crib_as_hand), truth)
+    swapped = right[:2] + [("crib", ["9S", "TS", "JS", "QS"]), ("hand", ["AH", "2H", "3H", "4H"]), ("starter", ["KS"])]
+    assert not shows.roles_right(read(*swapped), truth)
+    assert not shows.roles_right(read(*right[:4], ("starter", ["8S"])), truth)
+    assert not shows.roles_right(read(), truth)
