@@ -103,7 +103,9 @@ def test_show_bench_plan_keeps_the_two_player_shows_of_the_earlier_plan():
                 "kind": "guide" if i % 2 == 0 else "harder", "mix": "v3" if i % 2 == 0 else "v4",
                 "scale": 1.0 if i % 2 == 0 else shows.HARDER_SCALE} for i in range(300)]
     two_player = [i for i, p in enumerate(planned) if p["layout"] in ("hand_starter", "two_hands_crib_starter")]
-    assert len(two_player) == 152 and all(planned[i] == earlier[i] for i in two_player)
+    assert len(two_player) == 152 and all(planned[i] == dict(earlier[i], size=(1280, 960)) for i in two_player)
+    assert all(p["size"] == (1920, 1440) for p in planned if p["layout"] in SHOW_LAYOUTS_MORE)
+    assert all(p["size"] == (1600, 1200) for p in shows.plan(8, seed, (1600, 1200)) if p["layout"] in SHOW_LAYOUTS_MORE)
     for layout in shows.SHOW_LAYOUTS:
         for kind in shows.KINDS:
             assert sum(p["layout"] == layout and p["kind"] == kind for p in planned) in (37, 38)
