@@ -102,8 +102,9 @@ def arrange(rng: np.random.Generator, layout: str, codes: list[str], aspect: flo
     the groups are the v2 conventions' (hands a card width apart, starter clear). Mix "v4" adds
     the overlaps of ``overlaps``: pairs at a corner and rows at players' spacing among the fans,
     hands pushed into rows in show photos, and the starter on the pack."""
-    if layout not in layouts.LAYOUTS:
-        raise layouts.UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(layouts.LAYOUTS)}")
+    known = layouts.LAYOUTS + layouts.SHOW_LAYOUTS_MORE  # the 3- and 4-player shows: by name only
+    if layout not in known:
+        raise layouts.UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(known)}")
     made = _arrange(rng, layout, codes, aspect, table_conventions, mix == "v4")
     if mix == "v4":
         made = replace(made, pack=overlaps.pack_under(rng, made.placements, made.groups))
@@ -111,7 +112,7 @@ def arrange(rng: np.random.Generator, layout: str, codes: list[str], aspect: flo
 
 
 def _arrange(rng, layout, codes, aspect, table_conventions: bool, v4: bool) -> Arrangement:
-    if table_conventions or layout in ("hand_starter", "two_hands_crib_starter", "deal6"):
+    if table_conventions or layout in ("hand_starter", "two_hands_crib_starter", "deal6") + layouts.SHOW_LAYOUTS_MORE:
         style = None if table_conventions else v3_hand_style
         show = overlaps.v4_hand_style if v4 else None
         placements, groups = layouts.place(rng, layout, codes, aspect, table_conventions, hand_style=style,
@@ -132,11 +133,12 @@ def card_corners(placements, aspect: float) -> np.ndarray:
 
 
 def frame(rng: np.random.Generator, placements, aspect: float, w: int, h: int, framing: str,
-          allow_cut: bool = True) -> tuple[float, np.ndarray, bool]:
+          allow_cut: bool = True, smallest: float = 0.1) -> tuple[float, np.ndarray, bool]:
     """Pixels per card height, offset, and whether the layout was framed to leave the photo.
 
     The scale runs from small far-away cards (a card 0.11 of the short side) to one card larger
-    than the frame (1.25 of the short side)."""
+    than the frame (1.25 of the short side). A normal framing keeps a card at least ``smallest``
+    of the short side (a whole 3- or 4-player show asks for less to fit the frame)."""
     pts = card_corners(placements, aspect)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     span = np.maximum(hi - lo, 1e-6)
@@ -149,7 +151,7 @@ def frame(rng: np.random.Generator, placements, aspect: float, w: int, h: int, f
     else:
         fill = rng.uniform(0.7, 1.0) if framing == "held" else rng.uniform(0.45, 0.95)
         scale = min(w * fill / span[0], h * fill / span[1])
-        scale = float(np.clip(scale, 0.1 * short, 0.8 * short))
+        scale = float(np.clip(scale, smallest * short, 0.8 * short))
     cut = allow_cut and framing != "far" and (framing == "single" or rng.random() < CUT_SHARE)
     if cut and framing != "single":
         scale *= rng.uniform(1.0, 1.6)

@@ -21,6 +21,11 @@ from vision.synth.overlaps import player_row
 
 LAYOUTS: tuple[str, ...] = ("hand_starter", "two_hands_crib_starter", "deal6", "fan", "scatter")
 LAYOUT_WEIGHTS = (0.24, 0.24, 0.18, 0.22, 0.12)
+# The 3- and 4-player shows (issue 54 item 5): three or four hands, the crib and the starter (17 and
+# 21 cards). Only ever rendered when asked for by name (the show bench): never drawn by a mix, so
+# every seed of LAYOUTS renders what it rendered before. They always follow the table conventions.
+SHOW_LAYOUTS_MORE: tuple[str, ...] = ("three_hands_crib_starter", "four_hands_crib_starter")
+HANDS_OF = {"hand_starter": 1, "two_hands_crib_starter": 2, "three_hands_crib_starter": 3, "four_hands_crib_starter": 4}
 ROW_STYLES = ("spread", "overlap", "fan", "messy")
 
 
@@ -29,7 +34,13 @@ TIGHT_OFFSET = (0.12, 0.25)
 
 
 class UnknownLayoutError(ValueError):
-    """A layout name that is not one of LAYOUTS."""
+    """A layout name that is not one of LAYOUTS (or SHOW_LAYOUTS_MORE)."""
+
+
+def cards_needed(layout: str | None) -> int:
+    """How many cards a scene of ``layout`` draws: 13 for LAYOUTS (what they always drew), 4 a
+    hand, 4 for the crib and the starter for the 3- and 4-player shows."""
+    return 4 * HANDS_OF[layout] + 5 if layout in SHOW_LAYOUTS_MORE else 13
 
 
 def _row(rng: np.random.Generator, n: int, aspect: float, style: str) -> list[tuple[float, float, float]]:
@@ -166,17 +177,80 @@ def _two_hands_crib_starter(rng, codes, aspect, style=None):
     placements.append((starter, sx, sy, angle, 3))
     return placements, [("hand", h1), ("hand", h2), ("crib", crib), ("starter", [starter])]
 
+# Rows of groups the 3- and 4-player shows are laid out in (groups a row, top to bottom), and how
+# often: a block of rows, as compact as the photo of a whole show asks for.
+SHOW_ROWS = {
+    4: (((2, 2), 0.55), ((3, 1), 0.15), ((1, 3), 0.15), ((1, 2, 1), 0.15)),
+    5: (((2, 2, 1), 0.3), ((1, 2, 2), 0.15), ((3, 2), 0.25), ((2, 3), 0.15), ((2, 1, 2), 0.15)),
+}
+
+
+def _hands_crib_starter(rng, codes, aspect, hands: int, style=None):
+    """``hands`` hands, the crib and the starter with the table conventions (3 or 4 players):
+    the groups in rows a card width or more apart (``SHOW_ROWS``), the starter beyond the whole
+    layout, a card width or more clear of it, in line with one group that is then clearly the
+    nearest (``CRIB_NEARER``) and holds the crib (the dealer's crib lies by the pack). Group
+    numbers: the hands 0 to hands - 1, the crib ``hands``, the starter ``hands + 1``."""
+    n = hands + 1
+    dealt = [codes[4 * g:4 * g + 4] for g in range(n)]
+    starter = codes[4 * n]
+    built = [_centred_group(rng, cards, aspect, g, style) for g, cards in enumerate(dealt)]
+    angle = rng.normal(0, 8)
+    _, _, s_w, s_h = _bounds([(starter, 0, 0, angle, n)], aspect)
+    patterns, weights = zip(*SHOW_ROWS[n])
+    for _ in range(100):  # a layout with no place where one group is clearly nearest is laid again
+        rows = patterns[int(rng.choice(len(patterns), p=weights))]
+        order = [int(i) for i in rng.permutation(n)]  # which group lies in which slot
+        placements, at, top = [], 0, 0.0
+        for count in rows:  # each row a band as tall as its tallest group, the bands a gap apart
+            row = [built[g] for g in order[at:at + count]]
+            at += count
+            half_h = max(group[2] for group in row)
+            gaps = aspect * rng.uniform(1.0, 1.8, count)  # after each group; the last one: to the next row
+            width = sum(2 * group[1] for group in row) + float(gaps[:-1].sum())
+            x = -width / 2 + rng.normal(0, 0.15)
+            for k, (group, half_w, group_half_h) in enumerate(row):
+                placements += _moved(group, x + half_w, top + half_h + rng.uniform(-1, 1) * (half_h - group_half_h))
+                x += 2 * half_w + gaps[k]
+            top += 2 * half_h + gaps[-1]
+        centres = {g: np.mean([(p[1], p[2]) for p in placements if p[4] == g], axis=0) for g in range(n)}
+        x0, y0, x1, y1 = _bounds(placements, aspect)
+        clear = aspect * rng.uniform(1.0, 1.8)
+        candidates = []
+        for g, (gx, gy) in centres.items():
+            for spot in ((x1 + clear + s_w, gy), (x0 - clear - s_w, gy), (gx, y1 + clear + s_h), (gx, y0 - clear - s_h)):
+                d = sorted((math.dist(spot, centre), k) for k, centre in centres.items())
+                if d[0][1] == g and d[1][0] >= CRIB_NEARER * d[0][0]:
+                    candidates.append((spot, g))
+        if candidates:
+            break
+    else:  # pragma: no cover - every pattern has a bottom corner group clearly nearest a spot below it
+        raise RuntimeError("no place for the starter")
+    (sx, sy), nearest = candidates[int(rng.integers(len(candidates)))]
+    crib = hands
+    if nearest != crib:  # the nearest group holds the crib: swap its cards with the crib's
+        codes_of = {g: [p[0] for p in placements if p[4] == g] for g in (nearest, crib)}
+        swap = dict(zip(codes_of[nearest], codes_of[crib])) | dict(zip(codes_of[crib], codes_of[nearest]))
+        placements = [(swap.get(code, code), x, y, ang, crib if g == nearest else nearest if g == crib else g)
+                      for code, x, y, ang, g in placements]
+    placements.append((starter, sx, sy, angle, n))
+    return placements, [("hand", cards) for cards in dealt[:hands]] + [("crib", dealt[hands]), ("starter", [starter])]
+
 
 def place(rng: np.random.Generator, layout: str, codes: list[str], aspect: float, table_conventions: bool = False,
           hand_style=None, show_style=None):
     """Returns (placements, groups): groups are (role, [codes]) in the order of group numbers.
 
     ``hand_style(rng) -> style`` picks each hand's row style in the free placement, ``show_style``
-    with the table conventions (both default to the v2 mix's).
+    with the table conventions (both default to the v2 mix's). The 3- and 4-player shows
+    (SHOW_LAYOUTS_MORE, asked for by name only, ``cards_needed`` codes) always follow the table
+    conventions, their hands in ``show_style`` with them and in ``hand_style`` without.
     """
     choose_style = hand_style or _hand_style
+    if layout in SHOW_LAYOUTS_MORE:
+        return _hands_crib_starter(rng, codes, aspect, HANDS_OF[layout], show_style if table_conventions else hand_style)
     if layout not in LAYOUTS:
-        raise UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
+        raise UnknownLayoutError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS + SHOW_LAYOUTS_MORE)}")
     if table_conventions and layout == "hand_starter":
         return _hand_and_starter(rng, codes, aspect, show_style)
     if table_conventions and layout == "two_hands_crib_starter":

@@ -22,6 +22,9 @@ MIXES: tuple[str, ...] = ("v2", "v3", "v4", "v5")
 REAL_SHARE = 0.3
 VISIBLE_FRACTION = 0.6  # an index counts as visible when at least this share of it is unoccluded and in frame
 DEFAULT_SIZE = (1280, 960)
+# A 3- or 4-player show (layouts.SHOW_LAYOUTS_MORE) fills the frame with cards down to this share
+# of its short side (the other layouts keep theirs: 0.1, v2 0.14): 17 or 21 cards in one photo.
+WHOLE_SHOW_SMALLEST = 0.04
 
 
 def scene_seed(seed: int, i: int) -> int:
@@ -59,8 +62,10 @@ def _project(m: np.ndarray, points) -> np.ndarray:
     return cv2.perspectiveTransform(pts, m).reshape(-1, 2)
 
 
-def _fit(rng, placements, aspect, w, h):
-    """Pixels per card height and the offset that put the layout in the frame (far to close)."""
+def _fit(rng, placements, aspect, w, h, whole_show: bool = False):
+    """Pixels per card height and the offset that put the layout in the frame (far to close). A
+    whole 3- or 4-player show (``whole_show``) may make the cards smaller to fit, and is never a
+    close-up cut by the frame."""
     corners = []
     for _, x, y, a, _ in placements:
         c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
@@ -71,8 +76,8 @@ def _fit(rng, placements, aspect, w, h):
     span = np.maximum(hi - lo, 1e-6)
     fill = rng.uniform(0.5, 0.95)
     scale = min(w * fill / span[0], h * fill / span[1])
-    scale = float(np.clip(scale, 0.14 * min(w, h), 0.7 * min(w, h)))
-    if rng.random() < 0.12:  # close-up: part of the layout leaves the frame
+    scale = float(np.clip(scale, (WHOLE_SHOW_SMALLEST if whole_show else 0.14) * min(w, h), 0.7 * min(w, h)))
+    if not whole_show and rng.random() < 0.12:  # close-up: part of the layout leaves the frame
         scale *= rng.uniform(1.2, 1.8)
     slack = np.array([w, h]) - span * scale
     offset = np.array([rng.uniform(min(0, s), max(0, s)) for s in slack]) - lo * scale
@@ -176,14 +181,16 @@ def render_scene(seed: int, *, layout: str | None = None, decks: tuple[str, ...]
     deck = art.load_deck(deck_name)
     face_h, face_w = deck.faces[CARD_CODES[0]].shape[:2]
     aspect = face_w / face_h
-    codes = [CARD_CODES[i] for i in rng.permutation(52)[:13]]
+    codes = [CARD_CODES[i] for i in rng.permutation(52)[:layouts.cards_needed(layout)]]
     if v3:
         made = arrangements.arrange(rng, layout, codes, aspect, table_conventions, mix="v4" if v4 else mix)
     else:
         made = arrangements.Arrangement(*layouts.place(rng, layout, codes, aspect, table_conventions), kind="")
     groups = made.groups
 
-    placements, scale, offset, homography, turn, cut = _frame_layout(rng, made, aspect, w, h, v3, table_conventions)
+    whole_show = layout in layouts.SHOW_LAYOUTS_MORE
+    placements, scale, offset, homography, turn, cut = _frame_layout(rng, made, aspect, w, h, v3, table_conventions,
+                                                                     whole_show)
     pack = _turned_pack(made.pack, turn)
     image, masks, cards = _compose(rng, deck, placements, (scale, offset, homography), (w, h), made.framing,
                                    packaged_surfaces, v3, v4, pack)
@@ -213,9 +220,12 @@ def _turned_pack(pack, turn: float):
     return x * ct - y * st, x * st + y * ct, angle + turn, thickness
 
 
-def _frame_layout(rng, made, aspect: float, w: int, h: int, v3: bool, table_conventions: bool):
+def _frame_layout(rng, made, aspect: float, w: int, h: int, v3: bool, table_conventions: bool,
+                  whole_show: bool = False):
     """Turn the whole layout, frame it and tilt the camera; returns (turned placements, pixels per
-    card height, offset, table -> image homography, the turn in degrees, cut by the frame)."""
+    card height, offset, table -> image homography, the turn in degrees, cut by the frame). A
+    whole 3- or 4-player show (``whole_show``) is never cut by the frame, its cards as small as
+    it takes (down to ``WHOLE_SHOW_SMALLEST`` of the short side)."""
     # Mostly near upright, often any angle (v3: more often, a single card always).
     any_angle = 1.0 if made.framing == "single" else 0.6 if v3 else 0.4
     turn = rng.uniform(0, 360) if rng.random() < any_angle else rng.normal(0, 12)
@@ -224,9 +234,10 @@ def _frame_layout(rng, made, aspect: float, w: int, h: int, v3: bool, table_conv
     cut = False
     if v3:
         scale, offset, cut = arrangements.frame(rng, placements, aspect, w, h, made.framing,
-                                                allow_cut=not table_conventions)
+                                                allow_cut=not (table_conventions or whole_show),
+                                                **({"smallest": WHOLE_SHOW_SMALLEST} if whole_show else {}))
     else:
-        scale, offset = _fit(rng, placements, aspect, w, h)
+        scale, offset = _fit(rng, placements, aspect, w, h, whole_show)
     return placements, scale, offset, _perspective(rng, w, h), turn, cut
 
 
