@@ -85,7 +85,7 @@ class InterpretConfig:
     floor_reader: float = 0.7  # ... unless the reader gives it this probability or more (over 1: no exception)
     inside_share: float = 0.8  # a box with this share of its area inside other card boxes is part of them
     one_corner_factor: float = 1.3  # a card read from one corner needs this x confirm_below
-    max_cards: int = 20  # more is not a cribbage layout
+    max_cards: int = 24  # more is not a cribbage layout (4 players show 21: four hands, a crib, the starter)
     sure_reader: float = 0.5  # reader probability that makes a read count as sure
     lone_sure_reader: float = 0.5  # reader probability that makes a lone index on a card's edge a card
     # where indices lie (shares of a box's short side unless said)
