@@ -13,7 +13,10 @@ from hardware.link import Link, open_port
 from hardware.simulator import Simulator
 from hardware.state import BoardState
 
-UPDATES = 1000
+# 500 states: each kind of fault still happens about 300 times (1,000 gave 620-750 of each, 12x the
+# 50 the test asks for) and every unplug below still comes with a run of ordinary updates after it;
+# 1,000 took 80 s of the suite (issue 56 s5).
+UPDATES = 500
 # Every update reaches the strip within this, a state sent while the cable was out (timed from the
 # replug) and the first one (which waits for the first connection) included: a replug costs opening
 # the port, the handshake and the state, each through the same 1 % faults. It once needed 4 s
@@ -30,7 +33,7 @@ CONVERGE_S = 2.0
 REPLUG_MEDIAN_S = 0.5
 # The cable out 0.4 to 2.6 s, mostly just after the old backoff (doubling from 50 ms to 1 s) had
 # tried: it would then have waited 0.35-0.95 s more before it even opened the port.
-UNPLUG_AT = {150: 0.4, 300: 0.8, 450: 1.6, 600: 2.6, 750: 1.0, 900: 2.0}
+UNPLUG_AT = {75: 0.4, 150: 0.8, 225: 1.6, 300: 2.6, 375: 1.0, 450: 2.0}
 
 
 def random_state(rng: random.Random, tracks: int = 3) -> BoardState:
@@ -43,7 +46,7 @@ def random_state(rng: random.Random, tracks: int = 3) -> BoardState:
 
 
 def test_random_updates_converge_under_faults_and_unplugs(sim, geometry3):
-    """1,000 random states through 1 % dropped, flipped, duplicated and delayed bytes (each, both
+    """500 random states through 1 % dropped, flipped, duplicated and delayed bytes (each, both
     directions) with six unplug/replug cycles, the driver on the app's own timings: the strip shows the
     newest state within 2 s every time, a state sent while the cable was out within 2 s of the replug
     (and half the replugs within 0.5 s)."""

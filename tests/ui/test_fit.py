@@ -7,38 +7,30 @@ from kivy.metrics import dp
 
 
 
-def walk_findings(only=None) -> dict[str, list[str]]:
-    """{"state at size": [finding, ...]} over the whole walk (or the states in ``only``)."""
+FOUND: dict[str, list[str]] = {}  # {"state at size": [finding, ...]} over the session's walk
+
+
+def look_along_the_walk(h, name, primary):
+    """At each state of the walk (tests/ui/conftest.py's the_walk), the fit check at each size."""
     from companion.ui import fit
-    from companion.ui.walk import SIZES, Walk
+    from companion.ui.walk import SIZES
 
-    found: dict[str, list[str]] = {}
-    visited: list[str] = []
-
-    def visit(name, primary):
-        visited.append(name)
-        if only is not None and name not in only:
-            return
-        h = walk.h
-        for label, size in SIZES.items():
-            h.resize(size)
-            h.pump(frames=3)
-            roots = [h.app.root] + ([h.popup()] if h.popup() is not None else [])
-            problems = fit.check(roots, size, primary())
-            if problems:
-                found[f"{name} at {label} {size[0]}x{size[1]}"] = [str(p) for p in problems]
-        h.resize(SIZES["landscape"])
-    walk = Walk(visit)
-    walk.run()
-    return found, visited
+    for label, size in SIZES.items():
+        h.resize(size)
+        h.pump(frames=3)
+        roots = [h.app.root] + ([h.popup()] if h.popup() is not None else [])
+        problems = fit.check(roots, size, primary())
+        if problems:
+            FOUND[f"{name} at {label} {size[0]}x{size[1]}"] = [str(p) for p in problems]
+    h.resize(SIZES["landscape"])
 
 
-def test_every_screen_fits_each_size():
-    found, visited = walk_findings()
+def test_every_screen_fits_each_size(the_walk):
+    visited = the_walk.looked(look_along_the_walk)
     assert {"home-tour", "home", "new_game", "table-deal", "discard", "pegging", "pegging-go", "show-claim",
             "show-muggins", "capture", "review", "show", "history", "settings", "game-over",
             "pegging-points", "show-29", "show-crib-24"} <= set(visited)  # the longest show: a 29 hand, a 24 crib
-    assert found == {}
+    assert FOUND == {}
 
 
 def test_the_fit_check_finds_each_kind_of_fault(start_app):

@@ -6,7 +6,7 @@ the phone."""
 from kivy.metrics import dp
 
 from companion.ui.screens.show import FACES_LEAST
-from companion.ui.walk import SIZES, Walk
+from companion.ui.walk import SIZES
 
 
 def empty_band(show) -> float:
@@ -19,22 +19,25 @@ def empty_band(show) -> float:
     return count.height - used + unused_list
 
 
-def test_the_show_held_tall_leaves_no_band_empty():
-    seen = {}
+SEEN: dict = {}  # (state, size) -> the heights measured along the session's walk
 
-    def visit(name, _primary):
-        if name not in ("show", "show-muggins", "show-29", "show-crib-24"):
-            return
-        h = walk.h
-        show = h.screen("show")
-        for label in ("portrait", "phone"):
-            h.resize(SIZES[label])
-            h.pump(frames=4)
-            seen[(name, label)] = {"empty": empty_band(show), "photo": show.ids.photo.height if show.has_photo else None,
-                                   "faces": show.ids.faces.height, "height": SIZES[label][1]}
-        h.resize(SIZES["landscape"])
-    walk = Walk(visit, size=SIZES["landscape"])
-    walk.run()
+
+def look_along_the_walk(h, name, _primary):
+    """At the show's states of the walk (tests/ui/conftest.py's the_walk), held tall and on the phone."""
+    if name not in ("show", "show-muggins", "show-29", "show-crib-24"):
+        return
+    show = h.screen("show")
+    for label in ("portrait", "phone"):
+        h.resize(SIZES[label])
+        h.pump(frames=4)
+        SEEN[(name, label)] = {"empty": empty_band(show), "photo": show.ids.photo.height if show.has_photo else None,
+                               "faces": show.ids.faces.height, "height": SIZES[label][1]}
+    h.resize(SIZES["landscape"])
+
+
+def test_the_show_held_tall_leaves_no_band_empty(the_walk):
+    the_walk.looked(look_along_the_walk)
+    seen = SEEN
     assert len(seen) == 8
     for (name, label), got in seen.items():
         assert got["empty"] < dp(24), (name, label, got)

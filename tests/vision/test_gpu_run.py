@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.synth.art import cache_dir
 from vision.synth.dataset import write_dataset
@@ -30,10 +31,19 @@ def _fake_real_sets(tmp_path: Path) -> Path:
     return real
 
 
-def test_pack_carries_small_art_and_photos_no_larger_than_training_sees(tmp_path):
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory):
+    """(folder, real sets, sizes): the fake real sets packed once for the module, with the archive a
+    device call carries; the packed run only reads the pack."""
+    tmp_path = tmp_path_factory.mktemp("gpu-pack")
     real = _fake_real_sets(tmp_path)
     sizes = gpu_run.pack(real, START, tmp_path / "pack", wheels=False, decks=("kennard",),
                          archive=tmp_path / "carried" / "pack.tgz", log=lambda m: None)
+    return tmp_path, real, sizes
+
+
+def test_pack_carries_small_art_and_photos_no_larger_than_training_sees(packed):
+    tmp_path, real, sizes = packed
 
     art = tmp_path / "pack" / "art" / "kennard"
     faces = sorted(art.glob("*.webp"))
@@ -55,14 +65,11 @@ def test_pack_carries_small_art_and_photos_no_larger_than_training_sees(tmp_path
     assert {"pack/start.pt", "pack/art/kennard/5H.webp", f"pack/real/real_train/images/{kept.name}"} <= names
 
 
-def test_packed_run_renders_trains_and_copies_stripped_weights_out(tmp_path):
-    real = _fake_real_sets(tmp_path)
-    gpu_run.pack(real, START, tmp_path / "pack", wheels=False, decks=("kennard",), log=lambda m: None)
-
+def test_packed_run_renders_trains_and_copies_stripped_weights_out(tmp_path, packed):
     out = tmp_path / "out"
     run = gpu_run.DeviceRun(renders=((None, 2, 9),), val=2, real_repeat=1, device="cpu", imgsz=64, batch=2,
                             workers=0, epochs=1)
-    gpu_run.train(tmp_path / "pack", out, tmp_path / "work", run)
+    gpu_run.train(packed[0] / "pack", out, tmp_path / "work", run)
 
     unpacked = cv2.imread(str(tmp_path / "work" / "art" / cache_dir().name / "kennard" / "5H.png"),
                           cv2.IMREAD_UNCHANGED)

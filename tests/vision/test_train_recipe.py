@@ -236,8 +236,12 @@ def test_v10_replays_end_to_end_at_a_tiny_scale_and_a_stage_replays_alone(tmp_pa
     logits = OnnxModel(out / "classifier.onnx", "onnxruntime").run(np.zeros((2, 3, 80, 80), np.float32))
     assert logits.shape == (2, 52) and (out / "train" / "detector_last.pt").is_file()
 
+    # stage 10 alone, in the replay's work folder as after a stopped replay: it starts from its own
+    # git start (models v9's reader, fetched now) and keeps the crops the replay cut at v9's boxes
+    # (run_reader_stage reuses a stage's crops; cutting them alone is
+    # test_a_reader_stage_cut_at_a_detector_s_boxes_replays_at_a_tiny_scale's)
     alone = tmp_path / "alone"
-    assert main(["train", "--recipe", "v10", "--stage", "10", "--tiny", "--work", str(tmp_path / "w10"),
+    assert main(["train", "--recipe", "v10", "--stage", "10", "--tiny", "--work", str(tmp_path / "work"),
                  "--out", str(alone)]) == 0
     provenance = json.loads((alone / "models.json").read_text())["provenance"]
     assert provenance["stages"] == ["reader-s19-g4"] and provenance["detector_stage"] is None

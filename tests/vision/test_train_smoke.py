@@ -6,9 +6,11 @@ git history, which CI's clone lacks."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.classes import CARD_CODES, DETECTOR_CLASSES
 from vision.model_config import load_models_config
@@ -26,10 +28,19 @@ def _real_photos_present() -> bool:
     return True
 
 
-def test_quick_training_writes_loadable_models(tmp_path):
-    out, work = tmp_path / "models", tmp_path / "work"
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """The quick recipe trained once for the module (both models, as `one_shot --quick` does):
+    (models folder, work folder, report, messages logged). Tests that continue from it copy it."""
+    root = tmp_path_factory.mktemp("quick")
+    out, work = root / "models", root / "work"
     messages = []
     report = one_shot.run(out, work, one_shot.QUICK, log=messages.append)
+    return out, work, report, messages
+
+
+def test_quick_training_writes_loadable_models(quick_run):
+    out, work, report, messages = quick_run
 
     config = load_models_config(out)
     assert config["detector"]["imgsz"] == one_shot.QUICK.detector.imgsz
@@ -69,7 +80,7 @@ def test_quick_training_writes_loadable_models(tmp_path):
     assert [row.split(",")[0] for row in epochs_run] == ["1"]
 
 
-def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_path):
+def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_path, quick_run):
     """models v1/v2 were committed as ONNX only: recover_checkpoint rebuilds a trainable .pt that
     computes what the ONNX computes, and `one_shot --resume-from` continues from it."""
     import torch
@@ -77,8 +88,11 @@ def test_checkpoint_recovered_from_onnx_matches_it_and_training_continues(tmp_pa
     from vision.train.experiments.one_shot import main
     from vision.train.recover import _letterboxed, recover_checkpoint
 
+    # the quick detector (its step alone trains the same model: the classifier step never touches
+    # it), copied so that this test's continuation writes beside it as before
     out, work = tmp_path / "models", tmp_path / "work"
-    one_shot.run(out, work, one_shot.QUICK, log=lambda m: None, steps=("detector",))
+    shutil.copytree(quick_run[0], out)
+    shutil.copytree(quick_run[1], work)
     size = one_shot.QUICK.detector.imgsz
     images = sorted((work / "det_train" / "images").glob("*.jpg"))
     checkpoint = recover_checkpoint(out / "detector.onnx", work / "det_train" / "images", tmp_path / "rec.pt", work,
