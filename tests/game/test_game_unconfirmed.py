@@ -7,19 +7,14 @@ import pytest
 from companion.game import EntryError, GameSession, Store
 from companion.game.events import ShowCount, entry_from_json
 from companion.rules import Card
+from tests.game.test_game_engine import source_001_deal, two
 
 BEN = ["TH", "5S", "7C", "8S"]  # RULES source 001: Ben (pone) counts first, the starter 4D
 
 
 def at_the_show(store=None):
-    session = GameSession.new(["Ann", "Ben"], "acc", first_dealer="Ann", store=store)
-    session.discard([["2C", "3C"], ["KH", "QH"]])
-    session.cut("4D")
-    for card in "TH 5H 5S 5C".split():
-        session.lay(card)
-    session.go()
-    for card in "6D 7C JD 8S".split():
-        session.lay(card)
+    session = two(store=store)
+    source_001_deal(session)
     return session
 
 

@@ -140,6 +140,20 @@ def _hand_and_starter(rng, codes, aspect, style=None):
     return hand + [(codes[4], sx, sy, angle, 1)], [("hand", codes[:4]), ("starter", [codes[4]])]
 
 
+def _starter_spots(centres, bounds, clear: float, s_w: float, s_h: float):
+    """The places the starter may lie (and the group it lies in line with): beyond the layout's
+    ``bounds``, ``clear`` of them, in line with a group that is then clearly the nearest
+    (``CRIB_NEARER``; that group holds the crib)."""
+    x0, y0, x1, y1 = bounds
+    candidates = []
+    for g, (gx, gy) in centres.items():
+        for spot in ((x1 + clear + s_w, gy), (x0 - clear - s_w, gy), (gx, y1 + clear + s_h), (gx, y0 - clear - s_h)):
+            d = sorted((math.dist(spot, centre), k) for k, centre in centres.items())
+            if d[0][1] == g and d[1][0] >= CRIB_NEARER * d[0][0]:
+                candidates.append((spot, g))
+    return candidates
+
+
 def _two_hands_crib_starter(rng, codes, aspect, style=None):
     h1, h2, crib, starter = codes[:4], codes[4:8], codes[8:12], codes[12]
     built = [_centred_group(rng, cards, aspect, g, style) for g, cards in enumerate((h1, h2, crib))]
@@ -160,14 +174,8 @@ def _two_hands_crib_starter(rng, codes, aspect, style=None):
     # group is clearly the nearest (that group then holds the crib).
     angle = rng.normal(0, 8)
     _, _, s_w, s_h = _bounds([(starter, 0, 0, angle, 3)], aspect)
-    x0, y0, x1, y1 = _bounds(placements, aspect)
     clear = aspect * rng.uniform(1.0, 1.8)
-    candidates = []
-    for g, (gx, gy) in centres.items():
-        for spot in ((x1 + clear + s_w, gy), (x0 - clear - s_w, gy), (gx, y1 + clear + s_h), (gx, y0 - clear - s_h)):
-            d = sorted((math.dist(spot, centre), k) for k, centre in centres.items())
-            if d[0][1] == g and d[1][0] >= CRIB_NEARER * d[0][0]:
-                candidates.append((spot, g))
+    candidates = _starter_spots(centres, _bounds(placements, aspect), clear, s_w, s_h)
     (sx, sy), nearest = candidates[int(rng.integers(len(candidates)))]
     if nearest != 2:  # the nearest group holds the crib: swap its cards with group 2's
         codes_of = {g: [p[0] for p in placements if p[4] == g] for g in (nearest, 2)}
@@ -214,14 +222,8 @@ def _hands_crib_starter(rng, codes, aspect, hands: int, style=None):
                 x += 2 * half_w + gaps[k]
             top += 2 * half_h + gaps[-1]
         centres = {g: np.mean([(p[1], p[2]) for p in placements if p[4] == g], axis=0) for g in range(n)}
-        x0, y0, x1, y1 = _bounds(placements, aspect)
         clear = aspect * rng.uniform(1.0, 1.8)
-        candidates = []
-        for g, (gx, gy) in centres.items():
-            for spot in ((x1 + clear + s_w, gy), (x0 - clear - s_w, gy), (gx, y1 + clear + s_h), (gx, y0 - clear - s_h)):
-                d = sorted((math.dist(spot, centre), k) for k, centre in centres.items())
-                if d[0][1] == g and d[1][0] >= CRIB_NEARER * d[0][0]:
-                    candidates.append((spot, g))
+        candidates = _starter_spots(centres, _bounds(placements, aspect), clear, s_w, s_h)
         if candidates:
             break
     else:  # pragma: no cover - every pattern has a bottom corner group clearly nearest a spot below it
