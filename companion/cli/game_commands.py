@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from companion.rules import PRESETS, MugginsMode
 from companion.words import plural
 
 
@@ -29,8 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     new = sub.add_parser("new", help="start a game")
     new.add_argument("players", nargs="+", help="2, 3 or 4 names in seating order (clockwise); "
                                                  "with 4, partners sit opposite (1st & 3rd, 2nd & 4th)")
-    new.add_argument("--rules", default="acc", help="preset: acc (default), home, pub")
-    new.add_argument("--muggins", choices=("off", "optional", "mandatory"), help="change the preset's muggins")
+    new.add_argument("--rules", default="acc", help=f"preset: {', '.join(PRESETS)} (default acc)")
+    new.add_argument("--muggins", choices=[mode.value for mode in MugginsMode], help="change the preset's muggins")
     new.add_argument("--short", action="store_true", help="short game to 61")
     new.add_argument("--count-first", action=argparse.BooleanOptionalAction, default=None,
                      help="show each count before the player claims it (default: only with muggins off; "

@@ -17,6 +17,7 @@ from companion.game.records import ShowKind
 from companion.game.view import game_name
 from companion.rules import GameEnd
 from companion.ui.theme import card_text
+from vision import Role
 
 PHASES = {Phase.DISCARD: "the deal", Phase.CUT: "the cut", Phase.PLAY: "the play", Phase.SHOW: "the show",
           Phase.GAME_OVER: "game over", Phase.MATCH_OVER: "match over"}
@@ -176,7 +177,7 @@ def group_for(photo_show, cards: Sequence[str] | None, kind: ShowKind):
         return best, None
     # the group the photo or the player calls the crib (never just the first group counted with
     # crib rules: with the crib next, every group is)
-    crib = [g for g in groups if g.role == "crib"]
+    crib = [g for g in groups if g.role is Role.CRIB]
     if crib:
         return crib[0], None
     four = [g for g in groups if len(g.cards) == 4]

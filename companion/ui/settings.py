@@ -9,11 +9,11 @@ import os
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
+from companion.game.events import PEGGING_MODES
+from companion.rules import PRESETS, MugginsMode
+
 SETTINGS_FILE = "settings.json"
-BOARD_CHOICES = ("auto", "sim", "none")  # or a port / URL typed by the player
-PRESETS = ("acc", "home", "pub")
-MUGGINS_MODES = ("off", "optional", "mandatory")
-PEGGING = ("cards", "points")  # the play entered card by card, or by the points pegged
+MUGGINS_MODES = tuple(mode.value for mode in MugginsMode)  # the rules core's words, one source
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Settings:
             "sound": isinstance(self.sound, bool),
             "tour_seen": isinstance(self.tour_seen, bool),
             "players": isinstance(self.players, tuple) and all(isinstance(p, str) for p in self.players),
-            "pegging": self.pegging in PEGGING,
+            "pegging": self.pegging in PEGGING_MODES,
         }
         return replace(self, **{k: getattr(default, k) for k, ok in good.items() if not ok})
 
@@ -55,8 +55,6 @@ class Settings:
 
 def preset_muggins(preset: str) -> str:
     """A preset's own muggins mode, as the rules core's preset has it (acc and home: off)."""
-    from companion.rules import PRESETS
-
     return PRESETS[preset].muggins.value
 
 

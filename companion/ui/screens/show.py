@@ -24,6 +24,7 @@ from companion.ui.screens import CribScreen, load_kv
 from companion.ui.speech import speaker
 from companion.ui.widgets.choice import ChoicePopup
 from companion.ui.widgets.keypad import Keypad  # noqa: F401  (used in show.kv)
+from vision import Role
 from companion.ui.widgets.photo_view import PhotoView, cards_region  # noqa: F401  (PhotoView: show.kv)
 from companion.ui.widgets.picker import CardPicker
 
@@ -261,7 +262,7 @@ class ShowScreen(CribScreen):
             return group, note, []
         counted = {card for shown in view.shown for card in shown.cards}
         hands = [g for g in photo_show.groups
-                 if g.role == "hand" and len(g.cards) == 4 and not counted & set(g.cards)]
+                 if g.role is Role.HAND and len(g.cards) == 4 and not counted & set(g.cards)]
         chosen = self.context.setdefault("hands", {}).get((view.deal_number, nxt.seat))
         picked = next((g for g in hands if g.label == chosen), None)
         if picked is not None or len(hands) == 1:
