@@ -87,10 +87,15 @@ class PhotoLimits:
 
     def what_is_wrong(self, evidence: list[Evidence]) -> str | None:
         """A ``PHOTO_ADVICE`` key for a photo whose cards have this ``evidence``, or None."""
-        grounds = sorted(e.ground for e in evidence if e.ground >= 0)
-        if grounds and grounds[len(grounds) // 2] < self.dark_below:
-            return "dark"
-        return None
+        ground = photo_median(evidence, "ground")
+        return "dark" if ground is not None and ground < self.dark_below else None
+
+
+def photo_median(evidence: list[Evidence], name: str) -> float | None:
+    """The median (the upper one of an even count) of a photo's cards' ``name`` where measured
+    (not -1): what ``PhotoLimits`` judges a photo by, and what they are measured on."""
+    values = sorted(v for e in evidence if (v := getattr(e, name)) >= 0)
+    return values[len(values) // 2] if values else None
 
 
 def _sigmoid(z: float) -> float:
@@ -246,8 +251,8 @@ def weigh(recognition: Recognition, model: DoubtModel, flag_below: float | None 
     evidence = [c.evidence for c in cards if c.evidence is not None]
     doubtful = sum(c.confirm for c in cards if c.evidence is not None)
     if model.limits is not None and doubtful and (what := model.limits.what_is_wrong(evidence)) is not None:
-        # a photo too dark (blurred, ...) to trust, with a card doubtful in it: no card of it is sure
-        # because the reader says so; each is asked, and another photo is asked for first
+        # a photo too dark to trust, with a card doubtful in it: no card of it is sure because the
+        # reader says so; each is asked, and another photo is asked for first
         for k, card in enumerate(cards):
             if card.evidence is not None and not card.confirm:
                 cards[k] = replace(card, confirm=True)

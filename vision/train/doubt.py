@@ -385,7 +385,7 @@ def photo_limits(rows: list[dict]):
 def _photo_limits_of(rows: list[dict]):
     import numpy as np
 
-    from vision.doubt import PhotoLimits
+    from vision.doubt import PhotoLimits, photo_median
 
     photos: dict[str, list] = {}
     for row in rows:
@@ -394,15 +394,8 @@ def _photo_limits_of(rows: list[dict]):
     if not photos:
         return None
 
-    def medians(field: str) -> list[float]:
-        values = []
-        for evidence in photos.values():
-            got = sorted(v for e in evidence if (v := getattr(e, field)) >= 0)
-            if got:
-                values.append(got[len(got) // 2])
-        return values
-
-    return PhotoLimits(round(float(np.percentile(medians("ground"), LIMIT_PERCENTILE)), 2))
+    grounds = [m for evidence in photos.values() if (m := photo_median(evidence, "ground")) is not None]
+    return PhotoLimits(round(float(np.percentile(grounds, LIMIT_PERCENTILE)), 2))
 
 
 def calibrate(p, y) -> tuple[float, float]:
