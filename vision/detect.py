@@ -96,14 +96,15 @@ def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
 
 def _timed_region(run: RunModel, input_size: int, pixels: np.ndarray, region: tuple[int, int, int, int] | None,
                   min_card_score: float | None, shadows: bool, min_index_score: float | None,
-                  config: DetectConfig) -> tuple[Detections, float, float]:
-    """``detect_region``'s rows, with the ms spent in the model and in NMS."""
+                  config: DetectConfig, rect: bool = False) -> tuple[Detections, float, float]:
+    """``detect_region``'s rows, with the ms spent in the model and in NMS (``rect``: see
+    ``Letterbox.fit``)."""
     min_card_score = config.min_card_score if min_card_score is None else min_card_score
     min_index_score = config.min_index_score if min_index_score is None else min_index_score
     x1, y1, x2, y2 = region or (0, 0, pixels.shape[1], pixels.shape[0])
     crop = pixels[y1:y2, x1:x2]
     t0 = time.perf_counter()
-    letterbox = Letterbox.fit(crop.shape[1], crop.shape[0], input_size)
+    letterbox = Letterbox.fit(crop.shape[1], crop.shape[0], input_size, rect=rect)
     raw = run(letterbox.to_tensor(crop))
     t1 = time.perf_counter()
     found = postprocess(raw, letterbox, crop.shape[1], crop.shape[0], min(min_index_score, min_card_score),
@@ -119,12 +120,15 @@ def _timed_region(run: RunModel, input_size: int, pixels: np.ndarray, region: tu
 
 
 def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True,
-           min_index_score: float | None = None, config: DetectConfig = DEFAULTS.detect) -> tuple[Detections, float, float]:
+           min_index_score: float | None = None, config: DetectConfig = DEFAULTS.detect,
+           rect: bool = False) -> tuple[Detections, float, float]:
     """Index and card boxes in photo pixels, with the ms spent in the model and in NMS, and the
     card boxes NMS suppressed kept aside (card rows of origin ``SUPPRESSED``: the pipeline gives
     back those whose corners read another card). With ``zoom``, indices are looked for again,
-    closer, around the cards on which the first pass found no sure index."""
-    detections, model_ms, nms_ms = _timed_region(run, input_size, pixels, None, None, True, min_index_score, config)
+    closer, around the cards on which the first pass found no sure index. ``rect``: the whole
+    photo's pass in a rectangle of whole strides, not a square (a detector taking any input size)."""
+    detections, model_ms, nms_ms = _timed_region(run, input_size, pixels, None, None, True, min_index_score, config,
+                                                 rect)
     if not zoom:
         return detections, model_ms, nms_ms
     height, width = pixels.shape[:2]

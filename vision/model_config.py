@@ -57,6 +57,11 @@ def load_models_config(folder: str | os.PathLike) -> dict:
         if list(classifier["classes"]) != list(CARD_CODES):
             raise ModelConfigError(f"{path}: classifier classes are not the 52 card codes in order")
         int(detector["imgsz"]), int(classifier["imgsz"]), float(classifier["margin"])
+        preview = detector.get("preview_imgsz")
+        if preview is not None and (isinstance(preview, bool) or not isinstance(preview, int) or preview < 32
+                                    or preview % 32):
+            raise ModelConfigError(f"{path}: detector preview_imgsz {preview!r} is not a whole number of 32-pixel "
+                                   "strides")
     except (KeyError, TypeError, json.JSONDecodeError) as exc:
         raise ModelConfigError(f"{path}: malformed ({exc.__class__.__name__}: {exc})") from exc
     return config
@@ -68,7 +73,9 @@ class LoadedModels:
 
     ``settings``: the tunables with the models' ``calibration`` applied; ``doubt``: their doubt
     model (None: interpret's rules flag); ``flag_below``: the chance under which they flag a card;
-    ``provenance``: how they were made; ``raw``: the file as read."""
+    ``provenance``: how they were made; ``raw``: the file as read; ``preview_size``: the long side
+    of a live view's frame in the detector input, set where the detector takes any input size
+    (models.json detector "preview_imgsz"; None: the live view uses ``detector_size``)."""
 
     folder: Path
     version: str
@@ -83,6 +90,7 @@ class LoadedModels:
     doubt: "DoubtModel | None"
     provenance: dict = field(default_factory=dict, compare=False)
     raw: dict = field(default_factory=dict, compare=False)
+    preview_size: int | None = None
 
     @property
     def flag_below(self) -> float:
@@ -101,4 +109,5 @@ def read_models(folder: str | os.PathLike | None = None) -> LoadedModels:
     return LoadedModels(path, str(raw.get("version", "unversioned")), str(detector["file"]), int(detector["imgsz"]),
                         bool(detector.get("zoom", True)), str(classifier["file"]), int(classifier["imgsz"]),
                         float(classifier["margin"]), bool(classifier.get("second_look", True)),
-                        from_models_json(raw), doubt_model_of(raw), dict(raw.get("provenance") or {}), raw)
+                        from_models_json(raw), doubt_model_of(raw), dict(raw.get("provenance") or {}), raw,
+                        detector.get("preview_imgsz"))

@@ -179,6 +179,24 @@ class Recognizer:
         (unchanged for models without one)."""
         return result if self.doubt is None else weigh(result, self.doubt, self.flag_below)
 
+    def preview(self, frame: np.ndarray | Photo, name: str = "preview") -> Recognition:
+        """The cards' names in a live view's frame (BGR pixels or a ``Photo``), lighter than
+        ``recognize``: one detector pass (no closer pass), at the models' ``preview_size`` in a
+        rectangle where their detector takes any input size, the indices read once, and no second
+        look, index columns, second reading or doubt model; flags are interpret's rules'. The
+        shutter's photo takes ``recognize``."""
+        photo = frame if isinstance(frame, Photo) else photo_from_array(frame)
+        size = self.models.preview_size or self.detector_size
+        detections, infer_ms, post_ms = detect(self.detector.run, size, photo.pixels, zoom=False,
+                                               config=self.settings.detect, rect=self.models.preview_size is not None)
+        t0 = time.perf_counter()
+        reads = self.read(photo.pixels, Candidates.of(detections.at_scale(photo.scale)))
+        t1 = time.perf_counter()
+        result = self.table(self.cards(reads), reads, photo, name)
+        ms = {"decode": 0.0, "infer": infer_ms + (t1 - t0) * 1000, "second_look": 0.0,
+              "post": post_ms + (time.perf_counter() - t1) * 1000}
+        return replace(result, ms=ms)
+
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
         pixels = photo.pixels
         detections, infer_ms, post_ms = self.detect(pixels)

@@ -1,6 +1,8 @@
-"""The live view: recognition on preview frames in a background thread. Each result (the cards
-read in the newest frame, with their boxes) goes back to the UI through ``deliver``, with the
-frames recognised per second. The thread loads its own recogniser (the shutter's stays free)."""
+"""The live view: card names on preview frames in a background thread. Each result (the cards
+named in the newest frame, with their boxes) goes back to the UI through ``deliver``, with the
+frames named per second. The thread loads its own recogniser (the shutter's stays free) and asks
+it for ``preview``: names, not doubts (one detector pass in a smaller input, no second reading,
+no doubt model); the shutter's photo gets the whole recognition."""
 
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ class LiveView:
                 continue
             started = time.perf_counter()
             try:
-                recognition = recognizer.recognize(frame, "preview")
+                recognition = recognizer.preview(frame)
             except Exception as exc:  # one bad frame must not end the live view
                 self.error = str(exc)
                 self._stop.wait(0.2)

@@ -77,6 +77,17 @@ def test_initial_checkpoint_rebuilds_as_the_trainer_does_and_exports_like_yolo11
         assert np.abs(out[:, :4] - reference[:, :4]).max() < 0.05  # box pixels
         assert np.abs(out[:, 4:] - reference[:, 4:]).max() < 1e-4  # class scores
 
+    # any input size: a 16:9 live-view frame letterboxed at 512 goes in as 512 x 288 (Recognizer.preview)
+    wide = np.random.default_rng(1).random((1, 3, 288, 512), dtype=np.float32)
+    with torch.no_grad():
+        reference = saved.float().eval()(torch.from_numpy(wide))
+    reference = (reference[0] if isinstance(reference, (tuple, list)) else reference).numpy()
+    cells = sum((288 // stride) * (512 // stride) for stride in (8, 16, 32))
+    for backend in ("onnxruntime", "opencv"):
+        out = OnnxModel(onnx_path, backend, threads=1).run(wide)
+        assert out.shape == reference.shape == (1, 4 + len(DETECTOR_CLASSES), cells)
+        assert np.abs(out[:, :4] - reference[:, :4]).max() < 0.05 and np.abs(out[:, 4:] - reference[:, 4:]).max() < 1e-4
+
 
 def test_recipe_defaults_keep_yolo11n_and_no_time_box(tmp_path):
     from dataclasses import replace

@@ -179,11 +179,13 @@ def _stop_after(epochs: int):
 
 
 def export_detector(weights: Path, out: Path, imgsz: int, work: Path) -> Path:
-    """Export to ONNX (static square input, no NMS, simplified); returns ``out``."""
+    """Export to ONNX (no NMS, simplified; any input size, batch 1: at ``imgsz`` square its outputs
+    are a static export's to the bit, measured on models v10, and the live view reads smaller
+    frames, ``Recognizer.preview``); returns ``out``."""
     offline_ultralytics(work / "ultralytics")
     from ultralytics import YOLO
 
-    exported = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=12, simplify=True, dynamic=False,
+    exported = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=12, simplify=True, dynamic=True,
                                          nms=False, device="cpu")
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(exported, out)

@@ -723,7 +723,9 @@ def write_models(done: Replay, out: Path, work: Path, scale: Scale) -> Path:
         imgsz = done.arguments[recipe.detector_from]["imgsz"]
         export_detector(detector, out / "detector.onnx", imgsz, work)
         publish_checkpoint(detector, out / "train" / "detector_last.pt", work)
-        info["detector"] = {"file": "detector.onnx", "imgsz": imgsz, "classes": list(DETECTOR_CLASSES)}
+        # exported for any input size: the live view's frames go in at imgsz on the long side, in a rectangle
+        info["detector"] = {"file": "detector.onnx", "imgsz": imgsz, "preview_imgsz": imgsz,
+                            "classes": list(DETECTOR_CLASSES)}
     reader = done.outputs.get(recipe.reader_from)
     if reader is not None:
         shutil.copy(reader, out / "classifier.onnx")
