@@ -96,3 +96,34 @@ def test_renders_and_real_photos_are_asked_for_apart(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--out", str(tmp_path / "x.npz"), "--scenes", "3"])
     assert exit_.value.code == 2 and "give --scenes and --seed" in capsys.readouterr().err
+
+
+def test_real_photos_made_worse_each_by_one_look_give_other_crops_of_the_same_cards(tmp_path, recognizer, capsys):
+    """``--looks-seed`` (issue 54: the reader taught by the doubt check's looks): each photo gets one
+    look other than "as taken", the same every time for a seed, and its crops are cut at the
+    boxes the detector draws on the photo so made worse."""
+    import cv2
+
+    from vision.train.doubt_looks import LOOKS
+    from vision.train.real_cards import Corner, RealPhoto
+    from vision.train.runtime_crops import looks_for
+
+    photos = [RealPhoto(f"p{i}", "desk", tmp_path / f"p{i}.jpg", ()) for i in range(70)]
+    drawn = looks_for(photos, 71)
+    assert drawn == looks_for(photos, 71) != looks_for(photos, 72)
+    assert "as_taken" not in drawn and set(drawn) == set(LOOKS) - {"as_taken"}
+
+    image, annotation = render_scene(scene_seed(29, 1), layout="hand_starter", mix="v4")
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), image)
+    h, w = image.shape[:2]
+    corners = tuple(Corner(card["card"], (x1 / w, y1 / h, x2 / w, y2 / h)) for card in annotation["cards"]
+                    for index in card["indices"] if index["visible"] for x1, y1, x2, y2 in [index["box"]])
+    labelled = RealPhoto("table_jpg", "desk", path, corners)
+    taken, taken_labels = photo_runtime_crops(recognizer, labelled)
+    tinted, tinted_labels = photo_runtime_crops(recognizer, labelled, "tinted", 71)
+    assert len(tinted_labels) and set(tinted_labels) <= {CARD_INDEX[c.code] for c in corners}
+    assert tinted.mean() < taken.mean() - 5  # either tint takes light away from two channels of three
+    with pytest.raises(SystemExit) as exit_:
+        main(["--out", str(tmp_path / "x.npz"), "--scenes", "3", "--seed", "1", "--looks-seed", "71"])
+    assert exit_.value.code == 2 and "--looks-seed goes with --real-train" in capsys.readouterr().err

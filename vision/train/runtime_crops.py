@@ -63,12 +63,16 @@ def scene_runtime_crops(recognizer, seed: int, layout: str | None = None, table_
     return crops_at_detector_boxes(recognizer, cv2.imdecode(jpeg, cv2.IMREAD_COLOR), truth)
 
 
-def photo_runtime_crops(recognizer, photo) -> tuple[np.ndarray, np.ndarray]:
+def photo_runtime_crops(recognizer, photo, look: str = "as_taken", look_seed: int = 0
+                        ) -> tuple[np.ndarray, np.ndarray]:
     """The same for a labelled real photo (``vision.train.real_cards.RealPhoto``), decoded as the
-    runtime decodes a photo file; its readable corners (``RealPhoto.readable_corners``) are the truth."""
+    runtime decodes a photo file and made worse by ``look`` (``vision.train.doubt_looks``; its
+    strength drawn from ``look_seed`` and the photo's name); its readable corners
+    (``RealPhoto.readable_corners``) are the truth."""
     from vision.decode import read_photo
+    from vision.train.doubt_looks import looked
 
-    pixels = read_photo(photo.image).pixels
+    pixels = looked(read_photo(photo.image).pixels, look, str(photo.image), seed=look_seed)
     h, w = pixels.shape[:2]
     truth = [(c.code, (c.box[0] * w, c.box[1] * h, c.box[2] * w, c.box[3] * h)) for c in photo.readable_corners]
     return crops_at_detector_boxes(recognizer, pixels, truth)
@@ -105,11 +109,22 @@ def build_runtime_crops(out: Path, scenes: int, seed: int, recognizer, layout: s
     return _save(out, pieces, recognizer.crop_size)
 
 
-def build_real_runtime_crops(out: Path, photos: list, recognizer, progress=None) -> Path:
-    """The runtime crops of labelled real photos (the real train split's) saved to ``out``."""
+def looks_for(photos: list, seed: int) -> list[str]:
+    """One look a photo (never "as taken"), drawn from ``seed``: each look an even share."""
+    from vision.train.doubt_looks import LOOKS
+
+    worse = [name for name in LOOKS if name != "as_taken"]
+    return [worse[i] for i in np.random.default_rng(seed).integers(0, len(worse), len(photos))]
+
+
+def build_real_runtime_crops(out: Path, photos: list, recognizer, progress=None, looks_seed: int | None = None
+                             ) -> Path:
+    """The runtime crops of labelled real photos (the real train split's) saved to ``out``; with
+    ``looks_seed``, each photo made worse by one look first (``looks_for``)."""
+    looks = looks_for(photos, looks_seed) if looks_seed is not None else ["as_taken"] * len(photos)
     pieces = []
-    for i, photo in enumerate(photos):
-        pieces.append(photo_runtime_crops(recognizer, photo))
+    for i, (photo, look) in enumerate(zip(photos, looks)):
+        pieces.append(photo_runtime_crops(recognizer, photo, look, 0 if looks_seed is None else looks_seed))
         if progress:
             progress(i + 1, len(photos))
     return _save(out, pieces, recognizer.crop_size)
@@ -139,10 +154,15 @@ def main(argv=None) -> None:
     parser.add_argument("--mix", default="v4", choices=MIXES)
     parser.add_argument("--layout", choices=LAYOUTS, help="one layout for every scene (default: the mix's choice)")
     parser.add_argument("--table-conventions", action="store_true", help="groups laid out as players do")
+    parser.add_argument("--looks-seed", type=int,
+                        help="with --real-train: each photo made worse by one of the doubt check's looks first "
+                             "(dark, dim, tinted, noisy, blurred, recompressed, smaller), drawn from this seed")
     args = parser.parse_args(argv)
     rendered = (args.scenes is not None, args.seed is not None)
     if (args.real_train and any(rendered)) or (not args.real_train and not all(rendered)):
         parser.error("give --scenes and --seed (renders) or --real-train alone")
+    if args.looks_seed is not None and not args.real_train:
+        parser.error("--looks-seed goes with --real-train")
     if args.scenes is not None and args.scenes < 1:
         parser.error(f"--scenes must be at least 1, got {args.scenes}")
     if args.models is not None and not (args.models / "models.json").exists():
@@ -158,7 +178,7 @@ def main(argv=None) -> None:
     if args.real_train:
         from vision.train.real_sets import real_photos_of
 
-        out = build_real_runtime_crops(args.out, real_photos_of("train"), recognizer, progress)
+        out = build_real_runtime_crops(args.out, real_photos_of("train"), recognizer, progress, args.looks_seed)
     else:
         out = build_runtime_crops(args.out, args.scenes, args.seed, recognizer, args.layout, args.table_conventions,
                                   args.mix, progress)
