@@ -38,10 +38,10 @@ def models_dir(path: str | os.PathLike | None = None) -> Path:
 
 
 def models_version(folder: str | os.PathLike | None = None) -> str:
-    """models.json's "version" of the models ``models_dir(folder)`` finds (raises ModelConfigError
-    when they are missing or malformed)."""
-    config = load_models_config(models_dir(folder))
-    return str(config.get("version", "unversioned"))
+    """models.json's "version" of the models ``models_dir(folder)`` finds, from their one parse
+    (``read_models``: ModelConfigError, CalibrationError or DoubtModelError, all ValueError, one
+    line each, when models.json cannot be used)."""
+    return read_models(folder).version
 
 
 def load_models_config(folder: str | os.PathLike) -> dict:
@@ -73,7 +73,7 @@ class LoadedModels:
 
     ``settings``: the tunables with the models' ``calibration`` applied; ``doubt``: their doubt
     model (None: interpret's rules flag); ``flag_below``: the chance under which they flag a card;
-    ``provenance``: how they were made; ``raw``: the file as read; ``preview_size``: the long side
+    ``provenance``: how they were made; ``preview_size``: the long side
     of a live view's frame in the detector input, set where the detector takes any input size
     (models.json detector "preview_imgsz"; None: the live view uses ``detector_size``)."""
 
@@ -89,7 +89,6 @@ class LoadedModels:
     settings: "RecognitionConfig"
     doubt: "DoubtModel | None"
     provenance: dict = field(default_factory=dict, compare=False)
-    raw: dict = field(default_factory=dict, compare=False)
     preview_size: int | None = None
 
     @property
@@ -109,5 +108,5 @@ def read_models(folder: str | os.PathLike | None = None) -> LoadedModels:
     return LoadedModels(path, str(raw.get("version", "unversioned")), str(detector["file"]), int(detector["imgsz"]),
                         bool(detector.get("zoom", True)), str(classifier["file"]), int(classifier["imgsz"]),
                         float(classifier["margin"]), bool(classifier.get("second_look", True)),
-                        from_models_json(raw), doubt_model_of(raw), dict(raw.get("provenance") or {}), raw,
+                        from_models_json(raw), doubt_model_of(raw), dict(raw.get("provenance") or {}),
                         detector.get("preview_imgsz"))

@@ -55,11 +55,11 @@ def version() -> str:
 
 def version_line() -> str:
     """``crib --version``: one line, the package's version and the version of the models it reads."""
-    from vision import ModelConfigError, models_dir, models_version
+    from vision import models_dir, models_version
 
     try:
         models = f"models v{models_version()} ({models_dir()})"
-    except ModelConfigError as exc:
+    except ValueError as exc:  # ModelConfigError, CalibrationError, DoubtModelError: one line each
         models = f"models not found ({exc})"
     return f"crib (Crib Companion) {version()}, {models}"
 

@@ -41,6 +41,7 @@ class Companion:
         self._store = None
         self.sync = None                  # BoardSync (game lane)
         self._recognizers: dict[float, Any] = {}
+        self._models = None  # vision.LoadedModels, read at first use
         self._view_listeners: list[Callable[[Any], None]] = []
         self.last_show = None             # the newest counted photo (PhotoShow) and its review
 
@@ -195,6 +196,15 @@ class Companion:
         return f"{self.board_status}: connecting" + (f" ({error})" if error else "")
 
     # --- photos ---------------------------------------------------------------------------------
+    def models(self):
+        """The models' models.json, parsed once for the app (``vision.LoadedModels``): what the
+        settings screen shows of them."""
+        if self._models is None:
+            from vision import read_models
+
+            self._models = read_models()
+        return self._models
+
     def recognizer(self):
         chosen = self.settings.confirm_below  # None: the threshold the models were calibrated with
         threshold = None if chosen is None else round(float(chosen), 4)

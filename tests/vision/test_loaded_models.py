@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from vision import LoadedModels, Recognizer, ThresholdError, flag_threshold, read_models
+from vision import LoadedModels, Recognizer, ThresholdError, flag_threshold, models_version, read_models
 from vision.config import DEFAULTS, from_models_json
 from vision.doubt import doubt_model_of
 
@@ -20,19 +20,33 @@ VISION = Path(__file__).resolve().parents[2] / "vision"
 def test_the_shipped_models_are_read_once_into_one_value():
     loaded = read_models()
     raw = json.loads((loaded.folder / "models.json").read_text())
-    assert isinstance(loaded, LoadedModels) and loaded.raw == raw
+    assert isinstance(loaded, LoadedModels) and models_version() == loaded.version
     assert (loaded.version, loaded.detector_size, loaded.crop_size) == (raw["version"], 640, raw["classifier"]["imgsz"])
     assert loaded.crop_margin == raw["classifier"]["margin"] and loaded.zoom is True
     assert loaded.settings == from_models_json(raw) and loaded.doubt == doubt_model_of(raw)
     assert loaded.flag_below == loaded.doubt.flag_below == flag_threshold()
-    assert loaded.provenance["recipe"] == "v10"
+    assert loaded.provenance["recipe"] == "v10" and loaded.preview_size == raw["detector"]["preview_imgsz"]
+
+
+def test_the_version_and_the_threshold_come_from_the_one_parse(monkeypatch):
+    """``models_version`` and ``flag_threshold`` read ``read_models``, not the file again."""
+    import vision.model_config as model_config
+
+    parses = []
+    real = model_config.load_models_config
+    monkeypatch.setattr(model_config, "load_models_config", lambda folder: parses.append(folder) or real(folder))
+    models_version(), flag_threshold()
+    assert len(parses) == 2  # once a call, through read_models
+    monkeypatch.setattr(model_config, "read_models", lambda folder=None: replace(read_models(), version="v-test"))
+    assert models_version() == "v-test"
 
 
 def test_a_recogniser_takes_every_value_from_the_loaded_models(tmp_path):
     shipped = read_models()
     for name in (shipped.detector_file, shipped.classifier_file):
         (tmp_path / name).symlink_to(shipped.folder / name)
-    raw = dict(shipped.raw, detector=dict(shipped.raw["detector"], zoom=False))
+    raw = json.loads((shipped.folder / "models.json").read_text())
+    raw["detector"]["zoom"] = False
     raw.pop("doubt")
     (tmp_path / "models.json").write_text(json.dumps(raw))
     recognizer = Recognizer(tmp_path, unread_card_score=0.7)

@@ -50,13 +50,10 @@ class SettingsScreen(CribScreen):
         """The board the games open: the demo's is always the simulated one."""
         return "sim" if self.companion.demo else saved
 
-    @staticmethod
-    def models_confirm_below() -> float:
+    def models_confirm_below(self) -> float:
         """The loaded models' own threshold, as their models.json says (the slider's place until
         the player moves it)."""
-        from vision import flag_threshold
-
-        return flag_threshold()
+        return self.companion.models().flag_below
 
     def confirm_choice(self) -> float | None:
         """The slider's value, or None (the models' own) while it stays where the models put it."""
