@@ -63,7 +63,7 @@ demo: deps venv-run
 	@$(CRIB) samples sample_images
 
 test: deps venv firmware
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadgroup
 
 # The LED board: firmware ELF/HEX for both geometries and the simavr harness, under
 # hardware/*/build/ (gitignored).

@@ -62,6 +62,7 @@ def user_data_never_in_home(tmp_path_factory):
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): tests that run on one pytest-xdist worker together")
     config.addinivalue_line("markers", "real_photos(dataset): needs that real labelled dataset "
                                        "(docs/CONTRIBUTING.md 'Real photos'); skipped where it is absent")
 
@@ -79,7 +80,15 @@ def real_photos_missing(dataset: str) -> str | None:
     return None
 
 
+# Under pytest-xdist (`make test`: -n auto --dist loadgroup) a test module runs whole on one worker,
+# so a module fixture (a smoke training, one recogniser) is built once; a module that shares a
+# session fixture worth building once with others names their group itself (tests/ui: the walk).
+# tryfirst: the group is on each item before xdist reads it.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     missing: dict[str, str | None] = {}
     for item in items:
         for mark in item.iter_markers("real_photos"):

@@ -3,8 +3,10 @@
 and 720x1280 the fit check (companion.ui.fit) finds no widget outside the window, no primary
 action behind a scroll, no clipped text, no text under 15 sp and no contrast under 4.5:1."""
 
+import pytest
 from kivy.metrics import dp
 
+pytestmark = pytest.mark.xdist_group("the-walk")  # one walk for the modules that look along it
 
 
 FOUND: dict[str, list[str]] = {}  # {"state at size": [finding, ...]} over the session's walk

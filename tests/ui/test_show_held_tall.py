@@ -3,10 +3,13 @@ room it needs and the photo the rest; without one, the cards counted are drawn l
 the combinations leave. Checked along the app's walk (companion.ui.walk) at 800x1280 and on
 the phone."""
 
+import pytest
 from kivy.metrics import dp
 
 from companion.ui.screens.show import FACES_LEAST
 from companion.ui.walk import SIZES
+
+pytestmark = pytest.mark.xdist_group("the-walk")  # one walk for the modules that look along it
 
 
 def empty_band(show) -> float:
