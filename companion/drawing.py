@@ -12,7 +12,7 @@ import numpy as np
 
 from companion.counted import PhotoShow
 from companion.rules.show import FIFTEEN, FLUSH, HEELS, NOBS, PAIR, RUN
-from vision import Recognition, Role, percent_sure
+from vision import Photo, Recognition, Role, percent_sure
 
 ROLE_COLOURS = {Role.HAND: (80, 200, 60), Role.CRIB: (0, 160, 255), Role.STARTER: (255, 200, 0),
                 Role.UNKNOWN: (170, 170, 170)}
@@ -55,30 +55,29 @@ def draw_show(photo_show: PhotoShow, warnings: Sequence[str] | None = None) -> n
     """The annotated picture of a show counted by ``count_show`` from a photo it decoded."""
     if photo_show.photo is None:
         raise ValueError("no photo to draw on: the show was counted from a recognition")
-    photo = photo_show.photo
-    return draw(photo.pixels, photo_show.recognition, photo_show, photo.scale, warnings)
+    return draw(photo_show.photo, photo_show.recognition, photo_show, warnings)
 
 
-def draw(pixels_bgr: np.ndarray, recognition: Recognition, photo_show: PhotoShow | None = None,
-         scale: float = 1.0, warnings: Sequence[str] | None = None) -> np.ndarray:
-    """The annotated picture (BGR): the photo with boxes and combinations, plus a side panel.
-    ``scale`` = photo pixels per pixel of ``pixels_bgr`` (boxes are in photo pixels);
-    ``warnings``: the show's warnings as the caller words them (default ``photo_show.warnings``)."""
-    image = pixels_bgr.copy()
+def draw(photo: Photo, recognition: Recognition, photo_show: PhotoShow | None = None,
+         warnings: Sequence[str] | None = None) -> np.ndarray:
+    """The annotated picture (BGR): the decoded photo (``vision.Photo``; the boxes, in photo
+    pixels, go to its pixels by ``Photo.decoded_xyxy``) with boxes and combinations, plus a side
+    panel. ``warnings``: the show's warnings as the caller words them (default ``photo_show.warnings``)."""
+    image = photo.pixels.copy()
     text_scale = max(0.5, image.shape[1] / 1600)
     role_of = {code: g.role for g in recognition.groups for code in g.cards}
     boxes: dict[str, tuple[int, int, int, int]] = {}
     badges: dict[str, int] = {}  # how many badges each card carries so far
     labels = []  # (text, origin, colour): drawn after every box, on plates that do not cover each other
     for card in recognition.cards:
-        x1, y1, x2, y2 = (int(round(v / scale)) for v in card.box)
+        x1, y1, x2, y2 = (int(round(v)) for v in photo.decoded_xyxy(card.box))
         colour = CONFIRM_COLOUR if card.confirm else ROLE_COLOURS.get(role_of.get(card.card, Role.UNKNOWN))
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(2, int(text_scale * 3)))
         labels.append((f"{card.card} {percent_sure(card.confidence)}" + (" ?" if card.confirm else ""), (x1, y1 - 4),
                        colour))
         boxes[card.card] = (x1, y1, x2, y2)
     for number, box in enumerate(recognition.unread_boxes, 1):
-        x1, y1, x2, y2 = (int(round(v / scale)) for v in box)
+        x1, y1, x2, y2 = (int(round(v)) for v in photo.decoded_xyxy(box))
         cv2.rectangle(image, (x1, y1), (x2, y2), CONFIRM_COLOUR, 2)
         labels.append((f"unread {number}", (x1, y1 - 4), CONFIRM_COLOUR))
     plates = label_plates([(text, origin) for text, origin, _ in labels], text_scale, image.shape[0])

@@ -327,3 +327,19 @@ def test_boxes_change_frame_in_one_place_each_way(tmp_path):
     sample = tmp_path / "m.py"
     sample.write_text("def f(box, photo):\n    return box / photo.scale, box * 2, photo.scale * box\n")
     assert _scaled_by_hand(sample) == ["m.py:2 box / photo.scale", "m.py:2 photo.scale * box"]
+
+
+def _frame_scale_read(path: Path) -> list[str]:
+    """``file:line expression`` for each read of an attribute named ``scale`` (a photo's frame)."""
+    return [f"{path.name}:{node.lineno} {ast.unparse(node)}"
+            for node in ast.walk(ast.parse(path.read_text(), filename=str(path)))
+            if isinstance(node, ast.Attribute) and node.attr == "scale"]
+
+
+def test_the_product_leaves_a_photos_frame_to_vision(tmp_path):
+    """Companion draws boxes (photo pixels) on decoded pixels through ``Photo.decoded_xyxy``
+    (companion/drawing.py, the photo view): it never reads a frame's ``scale`` to convert by hand."""
+    assert [line for p in _sources("companion") for line in _frame_scale_read(p)] == []
+    sample = tmp_path / "m.py"
+    sample.write_text("def f(photo, box, scale):\n    draw(photo.pixels, box, photo.scale)\n    return box * scale\n")
+    assert _frame_scale_read(sample) == ["m.py:2 photo.scale"]

@@ -153,7 +153,7 @@ def run_recognize(args) -> int:
             if quality.advice:  # ask for another photo: too blurred or too dark to read
                 print(f"  warning: {quality.advice}")
         if target is not None:
-            picture = lambda: draw(photo.pixels, result, None, photo.scale)  # noqa: E731
+            picture = lambda: draw(photo, result)  # noqa: E731
             failed |= not _write_annotation(target, picture, args.json, "recognize")
     if args.json:
         json.dump([r.as_json() for r in results], sys.stdout, indent=1)

@@ -44,8 +44,7 @@ class ReviewScreen(CribScreen):
             self.reviewed = recognition
         photo = self.context.get("photo")
         boxes = [c.box for c in recognition.cards] + list(recognition.unread_boxes)
-        self.ids.photo.set_pixels(photo.pixels if photo is not None else None, (recognition.width, recognition.height),
-                                  cards_region(boxes, recognition.width, recognition.height))
+        self.ids.photo.set_photo(photo, cards_region(boxes, recognition.width, recognition.height))
         self.refresh()
 
     def refresh(self) -> None:

@@ -131,9 +131,9 @@ class ShowScreen(CribScreen):
         if self.has_photo:
             rec = photo_show.recognition
             boxes = [c.box for c in rec.cards]
-            self.ids.photo.set_pixels(photo.pixels, (rec.width, rec.height), cards_region(boxes, rec.width, rec.height))
+            self.ids.photo.set_photo(photo, cards_region(boxes, rec.width, rec.height))
         else:
-            self.ids.photo.set_pixels(None)
+            self.ids.photo.set_photo(None)
             self.ids.photo.boxes = []
         self.typed = None
         self.revealed = None

@@ -53,24 +53,31 @@ class PhotoView(Widget):
         self.bind(pos=self.redraw, size=self.redraw, boxes=self.redraw, guide=self.redraw, guide_hands=self.redraw,
                   texture_version=self.redraw, photo_size=self.redraw)
 
-    def set_pixels(self, pixels: np.ndarray | None, photo_size: tuple[int, int] | None = None,
-                   region: tuple[float, float, float, float] | None = None) -> None:
-        """Show ``pixels`` (the photo decoded, maybe smaller than ``photo_size``); ``region``: only
-        that part of the photo (x1, y1, x2, y2 in photo pixels), zoomed to fit."""
-        self.origin = [0.0, 0.0]
-        if pixels is None:
+    def set_photo(self, photo, region: tuple[float, float, float, float] | None = None) -> None:
+        """Show a decoded photo (``vision.Photo``: its pixels may be fewer than the photo's, by its
+        ``scale``), or nothing (None); ``region``: only that part of it (x1, y1, x2, y2 in photo
+        pixels), zoomed to fit."""
+        if photo is None:
+            self.origin = [0.0, 0.0]
             self.texture = None
-        else:
-            size = tuple(photo_size or (pixels.shape[1], pixels.shape[0]))
-            if region is not None:
-                scale = pixels.shape[1] / size[0]
-                x1, y1, x2, y2 = (int(round(v * scale)) for v in region)
-                pixels = pixels[max(y1, 0):y2, max(x1, 0):x2]
-                self.origin = [max(x1, 0) / scale, max(y1, 0) / scale]
-                size = (pixels.shape[1] / scale, pixels.shape[0] / scale)
-            self.texture = texture_from_bgr(np.ascontiguousarray(pixels), None)
-            self.photo_size = list(size)
+            self.texture_version += 1
+            return
+        pixels, left, top, right, bottom = photo.pixels, 0.0, 0.0, float(photo.width), float(photo.height)
+        if region is not None:
+            left, top = max(float(region[0]), 0.0), max(float(region[1]), 0.0)
+            right, bottom = min(float(region[2]), right), min(float(region[3]), bottom)
+            x1, y1, x2, y2 = (int(round(v)) for v in photo.decoded_xyxy((left, top, right, bottom)))
+            pixels = pixels[y1:y2, x1:x2]
+        self.origin = [left, top]
+        self.texture = texture_from_bgr(np.ascontiguousarray(pixels), None)
+        self.photo_size = [right - left, bottom - top]
         self.texture_version += 1
+
+    def set_pixels(self, pixels: np.ndarray | None) -> None:
+        """Show a camera's frame (BGR pixels) whole; the boxes are in its pixels."""
+        from vision import photo_from_array
+
+        self.set_photo(None if pixels is None else photo_from_array(pixels))
 
     def set_texture(self, texture: Texture) -> None:
         """Show a texture as it is (a camera's preview); the boxes are in its pixels."""
