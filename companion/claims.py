@@ -13,6 +13,8 @@ is an overclaim the engine corrects, not a mistyped number.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from companion.rules.stats import IMPOSSIBLE_TOTALS, MAX_SCORE, possible_total
 
 FIFTEEN_OR_31 = 2     # the count reaching exactly 15 or 31
@@ -43,9 +45,20 @@ def _most_one_card_scores() -> int:
 
 
 MAX_PLAY = _most_one_card_scores()
-MOST = {"hand": MAX_SCORE, "crib": MAX_SCORE, "play": MAX_PLAY, "heels": HEELS}
-WHAT = {"hand": "no hand counts more than", "crib": "no crib counts more than",
-        "play": "nothing in the play scores more than", "heels": "his heels is"}
+
+
+class ClaimKind(StrEnum):
+    """What a claim is for; members compare as their word (the game's LogKind words alike)."""
+
+    HAND = "hand"
+    CRIB = "crib"
+    PLAY = "play"
+    HEELS = "heels"
+
+
+MOST = {ClaimKind.HAND: MAX_SCORE, ClaimKind.CRIB: MAX_SCORE, ClaimKind.PLAY: MAX_PLAY, ClaimKind.HEELS: HEELS}
+WHAT = {ClaimKind.HAND: "no hand counts more than", ClaimKind.CRIB: "no crib counts more than",
+        ClaimKind.PLAY: "nothing in the play scores more than", ClaimKind.HEELS: "his heels is"}
 
 
 class ImpossibleClaimError(ValueError):
@@ -54,7 +67,7 @@ class ImpossibleClaimError(ValueError):
 
 def could_score(kind: str, points: int) -> bool:
     """Whether some cards could score ``points`` as a ``kind`` ("hand", "crib", "play", "heels")."""
-    if kind in ("hand", "crib"):
+    if kind in (ClaimKind.HAND, ClaimKind.CRIB):
         return possible_total(points)
     return 0 <= points <= MOST[kind]
 

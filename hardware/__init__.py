@@ -30,10 +30,10 @@ from hardware.link import Link, open_link
 from hardware.messages import BoardInfo, BoardStatus, ButtonEvent
 from hardware.protocol import PROTOCOL_VERSION, Shows, shown_by
 from hardware.simulator import Simulator, SimulatorError
-from hardware.state import GAME_HOLE, Animation, BoardState, BoardStateError
+from hardware.state import GAME_HOLE, Animation, BoardState, BoardStateError, Comet
 
 __all__ = [
-    "Animation", "BoardDriver", "BoardInfo", "BoardRefusedError", "BoardState", "BoardStateError",
+    "Animation", "Comet", "BoardDriver", "BoardInfo", "BoardRefusedError", "BoardState", "BoardStateError",
     "BoardStatus", "DemoResult", "EndpointError", "GAME_HOLE", "Geometry", "GeometryError",
     "GeometryMismatchError", "Link", "LinkClosedError", "LinkError", "LinkTimeoutError", "PROTOCOL_VERSION",
     "PortAbsentError", "PortCandidate", "ProtocolVersionError", "Shows", "Simulator", "SimulatorError",

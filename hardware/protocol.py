@@ -23,7 +23,7 @@ from hardware.framing import (  # noqa: F401 - the wire format's names, re-expor
     crc16,
 )
 
-from hardware.state import GAME_HOLE, Animation, BoardState
+from hardware.state import GAME_HOLE, Animation, BoardState, Comet
 
 PROTOCOL_VERSION = (1, 1)
 READBACK_MAX = 64
@@ -113,7 +113,7 @@ class Shows:
 
     def can_show(self, state: BoardState) -> bool:
         return ((self.short_game or state.target == GAME_HOLE) and (self.games_won or not any(state.games))
-                and (self.skunk_comets or state.animation is None or state.animation.kind == "win"))
+                and (self.skunk_comets or state.animation is None or state.animation.kind is Comet.WIN))
 
 
 SHOWN_BY_VERSION = {

@@ -9,6 +9,7 @@ short game, which runs once round the same board (holes 1..60) into the game hol
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from hardware.palette import BRIGHTNESS_LEVELS, DEFAULT_BRIGHTNESS
 
@@ -47,18 +48,27 @@ class GamesError(BoardStateError):
     pass
 
 
+class Comet(StrEnum):
+    """How the game was won, as the board's comet shows it (the protocol's animation codes)."""
+
+    WIN = "win"
+    SKUNK = "skunk"                # a loser at or below the skunk line
+    DOUBLE_SKUNK = "double_skunk"
+
+
 @dataclass(frozen=True)
 class Animation:
     """A board animation: a comet along the winner's track, coloured by how the game was won
-    (``win``; ``skunk``, a loser at or below the skunk line; ``double_skunk``)."""
+    (a ``Comet``; its word, such as ``double_skunk``, is taken too)."""
 
-    kind: str
+    kind: Comet
     track: int
-    KINDS = ("win", "skunk", "double_skunk")
+    KINDS = tuple(comet.value for comet in Comet)
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
             raise AnimationError(f"unknown animation {self.kind!r} (known: {', '.join(self.KINDS)})")
+        object.__setattr__(self, "kind", Comet(self.kind))
         if not isinstance(self.track, int) or self.track < 0:
             raise AnimationError(f"animation track must be a track number, got {self.track!r}")
 

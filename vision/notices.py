@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from vision.roles import Role
+
 
 class Code(StrEnum):
     """Every notice recognition gives. The arguments each one carries are listed beside it."""
@@ -60,7 +62,7 @@ def _role_guessed(role: str, cards: tuple, why: str) -> str:
     reason = GUESS_WHY[why].format(n=len(cards), role=role)
     if why.startswith("near_"):
         return f"unsure which group is the crib: took {which}, but {reason}"
-    return f"{which} taken for {'the crib' if role == 'crib' else 'a hand'} on a guess: {reason}; check the photo"
+    return f"{which} taken for {'the crib' if role == Role.CRIB else 'a hand'} on a guess: {reason}; check the photo"
 
 
 # Why a card is doubted (``Code.DOUBTFUL``'s fourth argument): the evidence that pulls its chance

@@ -4,20 +4,10 @@ only: a caller can use, store and serialise results without numpy or a model run
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from vision.evidence import Evidence
 from vision.notices import Notice, text_of
-
-
-class Role(StrEnum):
-    """What a group of cards on the table is. A deal of 5 or 6 cards is a ``HAND`` (to be
-    discarded to 4: recognition warns). Members compare and serialise as their text."""
-
-    HAND = "hand"
-    CRIB = "crib"
-    STARTER = "starter"
-    UNKNOWN = "unknown"  # a group that fits no role (say 2 or 3 cards)
+from vision.roles import Role
 
 
 ROLE_ORDER = (Role.HAND, Role.CRIB, Role.STARTER, Role.UNKNOWN)  # how groups are listed

@@ -19,10 +19,15 @@ from companion.game.view import GameView
 
 log = logging.getLogger(__name__)
 
-# The comet each end of a game lights (``hardware.state.Animation.KINDS``), where the board can
-# show skunks apart; the game's own verdict (lowball and 3-player games judge skunks their way),
-# never one read from the pegs.
-COMETS = {GameEnd.WIN: "win", GameEnd.SKUNK: "skunk", GameEnd.DOUBLE_SKUNK: "double_skunk"}
+
+
+def comet_of(end: GameEnd):
+    """The comet (``hardware.Comet``) an end of a game lights, where the board can show skunks
+    apart: the game's own verdict (lowball and 3-player games judge skunks their way), never one
+    read from the pegs. Every GameEnd has its comet (a test holds them in step)."""
+    from hardware import Comet
+
+    return {GameEnd.WIN: Comet.WIN, GameEnd.SKUNK: Comet.SKUNK, GameEnd.DOUBLE_SKUNK: Comet.DOUBLE_SKUNK}[end]
 
 
 def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, int] = (1, 0)):
@@ -44,7 +49,7 @@ def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, 
     if shows.games_won and any(board.games_won):
         extra["games"] = tuple(board.games_won) + (0,) * ((tracks or len(pegs)) - len(pegs))
     pegs += [(0, 0)] * ((tracks or len(pegs)) - len(pegs))
-    kind = COMETS[board.win_kind] if shows.skunk_comets and board.win_kind is not None else "win"
+    kind = comet_of(board.win_kind) if shows.skunk_comets and board.win_kind is not None else comet_of(GameEnd.WIN)
     winner = Animation(kind, board.winner) if board.winner is not None else None
     return BoardState(pegs=tuple(pegs), dealer=board.dealer, animation=winner,
                       skunk_line=board.skunk_line, double_skunk_line=board.double_skunk_line, **extra)

@@ -14,6 +14,7 @@ from companion.rules import Card
 from companion.rules.cards import DECK
 
 from companion.game.errors import GameError
+from companion.game.events import Cut, Decline, Discard, Go, Lay, Muggins, NextGame, PenaltyEntry, ShowCount
 from companion.game.phase import Phase
 from companion.game.records import LogKind, Offer, ShowKind
 from companion.game.report import result_words
@@ -162,30 +163,29 @@ def _separated(cards: list[str], players: int) -> str:
 def entry_words(entry, view) -> str:
     """A move in words (``view``: the game just before it), for undo and redo to say what they did."""
     players = view.players
-    entry_type = entry.TYPE  # the journal's entry type, not a show's or a log line's kind
     claim = getattr(entry, "claim", None)
     claimed = f", claimed {claim}" if claim is not None else ""
-    if entry_type == "discard":
+    if isinstance(entry, Discard):
         return "the discards" + (f" ({' / '.join(' '.join(map(str, d)) for d in entry.cards)})" if entry.cards else "")
-    if entry_type == "cut":
+    if isinstance(entry, Cut):
         return f"the cut {entry.starter}"
-    if entry_type == "lay" and view.to_act is not None:
+    if isinstance(entry, Lay) and view.to_act is not None:
         return f"{players[view.to_act]} laying {entry.card}{claimed}"
-    if entry_type == "go" and view.to_act is not None:
+    if isinstance(entry, Go) and view.to_act is not None:
         return f"{players[view.to_act]} saying go{claimed}"
-    if entry_type == "show" and view.next_show:
+    if isinstance(entry, ShowCount) and view.next_show:
         show = view.next_show
         whose = "the crib" if show.kind is ShowKind.CRIB else f"{players[show.seat]}'s hand"
         return f"the count of {whose}{claimed}"
-    if entry_type == "muggins":
+    if isinstance(entry, Muggins):
         return f"{players[entry.by]} taking muggins"
-    if entry_type == "decline":
+    if isinstance(entry, Decline):
         return "muggins declined"
-    if entry_type == "penalty":
+    if isinstance(entry, PenaltyEntry):
         return f"the penalty {entry.key} on {players[entry.offender]}"
-    if entry_type == "next-game":
+    if isinstance(entry, NextGame):
         return "the start of the next game"
-    return f"the {entry_type}"
+    return f"the {entry.TYPE}"  # the journal's word for any other move
 
 
 def typed_lines(prompt: str = PROMPT):
@@ -268,7 +268,7 @@ class Terminal:
         if verb in ("undo", "redo"):
             entry = session.history.undone[-1] if verb == "redo" and session.history.undone else None
             view_before = session.view()
-            getattr(session, verb)()
+            session.undo() if verb == "undo" else session.redo()
             if verb == "undo":  # the player's move (a step the app took after it goes with it)
                 entry = session.history.undone[-1]
             # an undone move is said as it stood just before it was made: the view after the undo

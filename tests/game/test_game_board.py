@@ -33,15 +33,15 @@ def test_skunk_lines_and_the_win_animation_follow_the_rules():
 
 
 def test_every_end_of_a_game_has_its_comet_where_the_board_shows_skunks():
-    from hardware.state import Animation
+    from hardware import Comet
 
-    from companion.game.board import COMETS
+    from companion.game.board import comet_of
     from companion.rules import GameEnd
 
-    assert set(COMETS) == set(GameEnd) and set(COMETS.values()) == set(Animation.KINDS)
+    assert sorted(comet_of(end) for end in GameEnd) == sorted(Comet)  # one comet each, none left unlit
     view = played("double_skunk").session.view()
-    assert board_state(view, protocol=(2, 0)).animation.kind == "double_skunk"  # a newer minor only adds
-    assert board_state(view, protocol=(0, 9)).animation.kind == "win"
+    assert board_state(view, protocol=(2, 0)).animation.kind is Comet.DOUBLE_SKUNK  # a newer minor only adds
+    assert board_state(view, protocol=(0, 9)).animation.kind is Comet.WIN
 
 
 def test_a_short_game_on_an_old_and_a_new_board():

@@ -171,17 +171,21 @@ def test_a_log_line_or_show_of_an_unknown_kind_is_refused():
         ShowRecord(1, 1, 0, LogKind.MUGGINS, ("5H",), "JD", 2, 2, "fifteen 2", None)
 
 
-# The words a log line's or a show's kind holds; compared bare, a typo or a rename goes unseen.
-KIND_WORDS = {"heels", "play", "hand", "crib", "muggins", "penalty", "lost"}
-SCANNED = ("companion/game", "companion/ui", "companion/cli")
+# The words a log line's or a show's kind, a group's role (vision.Role) and a journal entry's TYPE
+# hold; compared bare, a typo or a rename goes unseen.
+KIND_WORDS = {"heels", "play", "hand", "crib", "muggins", "penalty", "lost", "starter", "unknown",
+              "discard", "cut", "lay", "go", "show", "decline", "next-game", "peg", "undo", "redo"}
+KIND_NAMES = {"kind", "role", "TYPE"}
+SCANNED = ("companion", "vision", "hardware")
 
 
 def _is_kind(node) -> bool:
-    """``x.kind``, ``kind`` or ``x["kind"]``."""
+    """``x.kind``, ``kind`` or ``x["kind"]`` (and the same of ``role`` and ``TYPE``)."""
     import ast
 
-    return (isinstance(node, ast.Attribute) and node.attr == "kind" or isinstance(node, ast.Name) and node.id == "kind"
-            or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "kind")
+    return (isinstance(node, ast.Attribute) and node.attr in KIND_NAMES
+            or isinstance(node, ast.Name) and node.id in KIND_NAMES
+            or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in KIND_NAMES)
 
 
 def _bare_words(node) -> set[str]:
@@ -208,11 +212,12 @@ def test_no_kind_is_compared_with_a_bare_word():
     root = Path(__file__).resolve().parents[2]
     found = [hit for folder in SCANNED for path in sorted((root / folder).rglob("*.py"))
              for hit in bare_kind_comparisons(path.read_text(), str(path.relative_to(root)))]
-    assert not found, "compare with LogKind / ShowKind members:\n" + "\n".join(found)
+    assert not found, "compare with LogKind / ShowKind / Role members or the entry's class:\n" + "\n".join(found)
 
 
 def test_the_kind_scan_finds_a_bare_word():
     source = ('if nxt.kind == "crib": pass\nif line.kind in ("play", "heels"): pass\nif kind != "lost": pass\n'
-              'if line["kind"] == "muggins": pass\nif g.role == "crib": pass\nif item.kind == "fifteen": pass\n')
-    assert [hit.split(": ", 1)[0] for hit in bare_kind_comparisons(source, "x.py")] == ["x.py:1", "x.py:2", "x.py:3",
-                                                                                        "x.py:4"]
+              'if line["kind"] == "muggins": pass\nif g.role == "crib": pass\nif item.kind == "fifteen": pass\n'
+              'if entry.TYPE == "discard": pass\nif role in ("starter",): pass\n')
+    assert [hit.split(": ", 1)[0] for hit in bare_kind_comparisons(source, "x.py")] == [
+        "x.py:1", "x.py:2", "x.py:3", "x.py:4", "x.py:5", "x.py:7", "x.py:8"]
