@@ -42,7 +42,7 @@ print(json.dumps({"ready": True}), flush=True)
 for line in sys.stdin:
     data = open(line.strip(), "rb").read()
     t = time.perf_counter()
-    result = recognizer.recognize_bytes(data, "photo")
+    result = recognizer.recognize(data, "photo")
     ms = (time.perf_counter() - t) * 1000
     print(json.dumps({"ms": ms, "cards": [c.card for c in result.cards]}), flush=True)
 """

@@ -47,13 +47,13 @@ def main(argv=None) -> int:
     jpegs = [bench._render((spec, None, "v3", bench.SIZE))[0] for spec in plan]
     recognizers = {"candidate": Recognizer(args.models, "onnxruntime"), "peer": Recognizer(args.against, "onnxruntime")}
     for recognizer in recognizers.values():  # first-call costs out of the timings
-        recognizer.recognize_bytes(jpegs[0], "warm-up")
+        recognizer.recognize(jpegs[0], "warm-up")
     times: dict[str, list[float]] = {name: [] for name in recognizers}
     names = list(recognizers)
     for i, data in enumerate(jpegs):
         for name in (names if i % 2 == 0 else names[::-1]):
             t = time.perf_counter()
-            recognizers[name].recognize_bytes(data, f"scene{i}")
+            recognizers[name].recognize(data, f"scene{i}")
             times[name].append((time.perf_counter() - t) * 1000)
     for name, folder in (("candidate", args.models), ("peer", args.against)):
         median = statistics.median(times[name])

@@ -132,7 +132,7 @@ def score_scene(result, annotation) -> dict:
 def run_pipeline(recognizer, jpegs: list[bytes]) -> tuple[list, list[float]]:
     results, totals = [], []
     for i, data in enumerate(jpegs):
-        result = recognizer.recognize_bytes(data, f"scene{i}")
+        result = recognizer.recognize(data, f"scene{i}")
         results.append(result)
         totals.append(sum(result.ms.values()))
     return results, totals
@@ -253,7 +253,7 @@ def print_accuracy(scores: list[dict], args) -> None:
     pr_table(scores, "deck", "deck")
 
 
-def print_speed(recognizer, results, totals, jpegs, args, zoom) -> None:
+def print_speed(recognizer, results, totals, jpegs, args) -> None:
     from vision.pipeline import Recognizer
 
     ms = {k: [r.ms.get(k, 0.0) for r in results] for k in ("decode", "infer", "second_look", "post")}
@@ -277,14 +277,14 @@ def print_speed(recognizer, results, totals, jpegs, args, zoom) -> None:
         big = cv2.imencode(".jpg", cv2.resize(pixels, (4000, 3000), interpolation=cv2.INTER_CUBIC),
                            [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
         t = time.perf_counter()
-        recognizer.recognize_bytes(big, "12mp")
+        recognizer.recognize(big, "12mp")
         big_ms.append((time.perf_counter() - t) * 1000)
     print(f"end-to-end per 12 MP JPEG (4000x3000, the first {len(big_ms)} scenes enlarged): median "
           f"{statistics.median(big_ms):.1f} ms  target <= 300 ms  {'PASS' if statistics.median(big_ms) <= 300 else 'FAIL'}")
     peer_jpegs = jpegs[: max(1, min(args.peer_n, len(jpegs)))]
     ours = totals[: len(peer_jpegs)]
-    opencv = Recognizer(args.models, backend="opencv", confirm_below=args.conf, zoom=zoom)
-    opencv.recognize_bytes(peer_jpegs[0], "warm-up")
+    opencv = Recognizer(args.models, "opencv", recognizer.options)  # the same options, the tablet's runtime
+    opencv.recognize(peer_jpegs[0], "warm-up")
     opencv_results, opencv_totals = run_pipeline(opencv, peer_jpegs)
     same = sum(sorted(c.card for c in a.cards) == sorted(c.card for c in b.cards)
                for a, b in zip(results, opencv_results))
@@ -330,13 +330,14 @@ def main(argv=None) -> int:
                              "the shipped doubt model is tuned on a, so b judges it)")
     args = parser.parse_args(argv)
 
+    from vision import RecognizeOptions
     from vision.pipeline import Recognizer
 
+    options = RecognizeOptions(confirm_below=args.conf, zoom=False if args.no_zoom else None)  # None: the models' own
     if args.real:
         from real_photos import real_bench
 
-        zoom = False if args.no_zoom else None
-        real_bench(Recognizer(args.models, backend="onnxruntime", confirm_below=args.conf, zoom=zoom), args.verbose,
+        real_bench(Recognizer(args.models, "onnxruntime", options), args.verbose,
                    tuple(float(v) for v in args.real_scales.split(",")), half=args.half)
         return 0
     decks, seeds = check_args(args, parser)
@@ -352,13 +353,12 @@ def main(argv=None) -> int:
           f"{shows} show photos, {args.n - shows} {'other' if args.mix == 'v2' else 'hard'} scenes; decks: {deck_label}) in {time.perf_counter() - t0:.1f} s; "
           f"mean JPEG {np.mean([len(j) for j in jpegs]) / 1024:.0f} KiB")
 
-    zoom = False if args.no_zoom else None  # None: as models.json says (default on)
-    recognizer = Recognizer(args.models, backend="onnxruntime", confirm_below=args.conf, zoom=zoom)
-    recognizer.recognize_bytes(jpegs[0], "warm-up")
+    recognizer = Recognizer(args.models, "onnxruntime", options)
+    recognizer.recognize(jpegs[0], "warm-up")
     results, totals = run_pipeline(recognizer, jpegs)
     scores = [score_scene(r, a) for r, a in zip(results, annotations)]
     print_accuracy(scores, args)
-    print_speed(recognizer, results, totals, jpegs, args, zoom)
+    print_speed(recognizer, results, totals, jpegs, args)
 
     from real_photos import real_summary
 

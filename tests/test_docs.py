@@ -108,3 +108,18 @@ def test_the_app_guide_shows_the_longest_show_and_pegging_by_points_at_the_three
         with Image.open(path) as picture:
             assert picture.size == size, path
     assert f"{state}*.png" in (ROOT / "docs" / "APP.md").read_text()
+
+
+def test_the_recognition_guide_names_the_steps_as_the_pipeline_declares_them():
+    """docs/RECOGNITION.md lists the steps in the order ``vision.pipeline`` runs them (issue 55 s2:
+    the order is declared once, the guide follows it)."""
+    import re
+
+    from vision.pipeline import PHOTO_STEPS, PREVIEW_STEPS
+
+    text = " ".join((ROOT / "docs" / "RECOGNITION.md").read_text().split())
+    photo = re.search(r"`PHOTO_STEPS`.*?\): ((?:\w+ -> )+\w+)\.", text)
+    preview = re.search(r"`PREVIEW_STEPS`: ((?:\w+ -> )+\w+)\.", text)
+    assert photo and preview
+    assert photo.group(1).split(" -> ") == ["decode"] + [step.name for step in PHOTO_STEPS]
+    assert preview.group(1).split(" -> ") == [step.name for step in PREVIEW_STEPS]

@@ -6,11 +6,8 @@
         print(group.role, group.cards)
 
 ``Recognizer`` loads the models once for many photos; ``recognize`` keeps one for you. The
-steps, one module each, in order: ``decode`` -> ``detect`` (``postprocess``, ``kept_apart``) ->
-``read`` (``second_look``) -> ``interpret`` (``identify``, ``outlines``, ``layout``) -> ``amend``
-(``phantoms``, ``index_column``) -> ``second_reading`` -> ``doubt`` (each card's chance of being
-right, the flags; its ``evidence``); ``pipeline`` alone wires them, passing the values of
-``stages`` (Candidates -> Reads -> Outlines -> Recognition). The table (groups, roles, their
+steps, a module or two each, are declared once, in order, in ``pipeline`` (``PHOTO_STEPS``), which
+alone wires them, passing the values of ``stages``. The table (groups, roles, their
 notices, and the player's answers: named, left out and confirmed cards) has one owner,
 ``vision.table`` (its names are this package's). Shared with training: ``classes``, ``crops``,
 ``letterbox``, ``detections``, ``boxes``. ``synth/`` renders training photos and ``train/`` trains
@@ -27,6 +24,7 @@ from vision.model_config import LoadedModels, ModelConfigError, models_dir, mode
 from vision.doubt import DoubtModel, DoubtModelError
 from vision.evidence import Evidence
 from vision.notices import Code, Notice, percent_sure
+from vision.options import RecognizeOptions
 from vision.pipeline import PhotoSource, Recognizer, flag_threshold, recognize, shared_recognizer
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.photo_quality import PhotoQuality, assess_photo
@@ -34,7 +32,7 @@ from vision.table import LAYOUT_CODES, ROLE_ORDER, TABLE_CODES, answered, as_the
 from vision.runtime import BackendUnavailableError, ModelFileError
 
 __all__ = [
-    "Recognizer", "recognize", "shared_recognizer", "flag_threshold", "PhotoSource",
+    "Recognizer", "RecognizeOptions", "recognize", "shared_recognizer", "flag_threshold", "PhotoSource",
     "read_models", "LoadedModels", "models_dir", "models_version",
     "read_photo", "decode_photo", "photo_from_array", "Photo",
     "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code", "percent_sure",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from vision import boxes
@@ -12,6 +10,7 @@ from vision.config import DEFAULTS, InterpretConfig
 from vision.detections import UNREAD, Detections
 from vision.geometry import CARD_ASPECT
 from vision.identify import Identities, typical_card_diagonal
+from vision.stages import Outlines
 
 # How far a card's indices may lie from each other and from its box, and what a read card left
 # without a box costs: ``InterpretConfig`` (own_corner_reach, own_card_reach, other_corner_reach,
@@ -127,19 +126,6 @@ DISPUTED = "disputed"  # the other card (id) its corners read, two corners that 
 INDEX_CENTRE = "index_centre"  # (N, 2) where the card's most confident index lies (an unread box's centre)
 CORNERS = "corners"  # how many of its indices the reader read surely as its code (0 if unread)
 INDEX_BOX = "index_box"  # (N, 4) its best index's box (decoded pixels; zeros if unread)
-
-
-@dataclass(frozen=True, eq=False)
-class Outlines:
-    """Cards with their outline boxes: read cards first, then card boxes no index was read on
-    (``card_id == UNREAD``). Each row carries its own columns in ``cards.data`` (``ESTIMATED``,
-    ``INDEX_SCORE``, ``DISPUTED``: two corners of one card that disagree, the more confident
-    reading kept and the other its runner-up, ``INDEX_CENTRE``, ``CORNERS``, ``INDEX_BOX``; see
-    above), so a step that drops rows drops their columns with them. ``cards.reader`` is the
-    reader's probability of each card's reading, ``cards.origin`` where its box came from (a
-    guessed box: its best index's origin)."""
-
-    cards: Detections
 
 
 def assign_outlines(identities: Identities, card_boxes: Detections,

@@ -1,28 +1,20 @@
 """The recogniser: the one place that wires the steps, runs them on a photo and times them.
 
-    decode (``decode``)                                     -> Photo
-    detect (``detect``, ``postprocess``)                    -> Candidates
-    read (``read``, ``kept_apart.restore``, ``second_look``)  -> Reads
-    cards (``interpret.cards_of``: ``identify``, ``outlines``) -> Outlines
-    table (``interpret.read_table``, ``layout``; ``ground``)  -> Recognition (``results``)
-    amend (``amend``: ``phantoms``, ``index_column``; ``table``) -> Recognition, second readings
-                                                               dropped, the index columns' cards added,
-                                                               the table laid out again
-    read_again (``second_reading``)                           -> Recognition, each card's index read a
-                                                               second time (its evidence)
-    weigh (``doubt``)                                         -> Recognition, each card's chance of
-                                                               being right, flags where it is low
-
-The values between the steps are ``vision.stages``; no step calls another step's module to get its
-input: what one needs (the classifier, the photo's ground) is handed to it here.
+The steps are declared once, in order, as ``PHOTO_STEPS`` (the shutter's photo) and
+``PREVIEW_STEPS`` (a live view's frame): each a ``Step`` with its name, the module that does its
+work, what it makes and the time it counts under (``Recognition.ms``). ``Recognizer`` runs them in
+turn on a ``Flow``, the values the steps have made of one photo so far (``vision.stages``).
+docs/RECOGNITION.md names them in the same order (a test holds the two in step). No step calls another step's module to get its input: what one needs
+(the classifier, the photo's ground) is handed to it here.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 
@@ -37,13 +29,13 @@ from vision.ground import ground_check
 from vision.interpret import cards_of, read_table
 from vision.kept_apart import restore
 from vision.model_config import LoadedModels, read_models
-from vision.outlines import Outlines
+from vision.options import RecognizeOptions
 from vision.read import read_indices
 from vision.results import Recognition
 from vision.runtime import OnnxModel
 from vision.second_look import second_look
 from vision.second_reading import read_again
-from vision.stages import Candidates, Reads
+from vision.stages import Candidates, Flow, Outlines, Reads
 
 # What ``recognize`` accepts: a photo file's path, its encoded bytes, BGR pixels or a Photo.
 PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
@@ -51,21 +43,15 @@ PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
 
 class Recognizer:
     """Loads the detector and classifier once; ``recognize`` may then be called many times.
+    ``options`` (``RecognizeOptions``, each None: the models' own) says how to read over what the
+    models say; keyword arguments named as its fields replace those of ``options``
+    (``Recognizer(confirm_below=0.9)``)."""
 
-    ``confirm_below``: cards less likely right than this are flagged for the player to confirm
-    (default: the threshold the models' doubt model ships, ``vision.doubt``; models without one:
-    interpret's rules with their ``confirm_below``);
-    ``lone_index_score``: an index with no card box around it needs this detector score to count;
-    ``unread_card_score``: a card box with no readable index needs this detector score to be
-    reported (default: the models' calibration, ``vision.config.InterpretConfig``; measured in
-    docs/TUNING.md). ``zoom``: the closer detector
-    pass for small indices (default: as models.json says, on unless it says otherwise).
-    """
-
-    def __init__(self, models: str | os.PathLike | None = None, backend: str | None = None, *,
-                 confirm_below: float | None = None, lone_index_score: float | None = None,
-                 unread_card_score: float | None = None, zoom: bool | None = None,
-                 look_again: bool | None = None):
+    def __init__(self, models: str | os.PathLike | None = None, backend: str | None = None,
+                 options: RecognizeOptions | None = None, **chosen):
+        options = replace(options or RecognizeOptions(), **chosen)  # a name it lacks: TypeError, as any call
+        self.options = options
+        confirm_below, zoom, look_again = options.confirm_below, options.zoom, options.look_again
         loaded = read_models(models)
         self.models: LoadedModels = loaded
         # the tunables, with the values calibrated to these models (models.json "calibration");
@@ -74,9 +60,9 @@ class Recognizer:
         # steer the steps after it: ``vision.phantoms``)
         self.doubt: DoubtModel | None = loaded.doubt
         models_own = loaded.settings.interpret
-        chosen = {"confirm_below": confirm_below, "lone_index_score": lone_index_score,
-                  "unread_card_score": unread_card_score}
-        interpret = replace(models_own, **{k: v for k, v in chosen.items() if v is not None})  # checks them
+        thresholds = {"confirm_below": confirm_below, "lone_index_score": options.lone_index_score,
+                      "unread_card_score": options.unread_card_score}
+        interpret = replace(models_own, **{k: v for k, v in thresholds.items() if v is not None})  # checks them
         if self.doubt is not None:
             interpret = replace(interpret, confirm_below=models_own.confirm_below)
         self.settings: RecognitionConfig = replace(loaded.settings, interpret=interpret)
@@ -105,15 +91,6 @@ class Recognizer:
             name = name or str(source)
             photo = read_photo(source)
         return photo, self.recognize_photo(photo, name, (time.perf_counter() - start) * 1000)
-
-    def recognize_file(self, path: str | os.PathLike) -> Recognition:
-        return self.recognize(path)
-
-    def recognize_bytes(self, data: bytes, name: str = "image") -> Recognition:
-        return self.recognize(data, name)
-
-    def recognize_array(self, pixels_bgr: np.ndarray, name: str = "image") -> Recognition:
-        return self.recognize(pixels_bgr, name)
 
     def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
         """Index and card boxes in photo pixels (the suppressed card boxes among them, by their
@@ -181,40 +158,89 @@ class Recognizer:
 
     def preview(self, frame: np.ndarray | Photo, name: str = "preview") -> Recognition:
         """The cards' names in a live view's frame (BGR pixels or a ``Photo``), lighter than
-        ``recognize``: one detector pass (no closer pass), at the models' ``preview_size`` in a
-        rectangle where their detector takes any input size, the indices read once, and no second
-        look, index columns, second reading or doubt model; flags are interpret's rules'. The
+        ``recognize``: ``PREVIEW_STEPS`` (one detector pass, no closer pass, at the models'
+        ``preview_size`` in a rectangle where their detector takes any input size; no second look,
+        index columns, second reading or doubt model: flags are interpret's rules'). The
         shutter's photo takes ``recognize``."""
         photo = frame if isinstance(frame, Photo) else photo_from_array(frame)
-        size = self.models.preview_size or self.detector_size
-        detections, infer_ms, post_ms = detect(self.detector.run, size, photo.pixels, zoom=False,
-                                               config=self.settings.detect, rect=self.models.preview_size is not None)
-        t0 = time.perf_counter()
-        reads = self.read(photo.pixels, Candidates.of(detections.at_scale(photo.scale)))
-        t1 = time.perf_counter()
-        result = self.table(self.cards(reads), reads, photo, name)
-        ms = {"decode": 0.0, "infer": infer_ms + (t1 - t0) * 1000, "second_look": 0.0,
-              "post": post_ms + (time.perf_counter() - t1) * 1000}
-        return replace(result, ms=ms)
+        return self.run_steps(PREVIEW_STEPS, photo, name)
 
     def recognize_photo(self, photo: Photo, name: str = "image", decode_ms: float = 0.0) -> Recognition:
-        pixels = photo.pixels
-        detections, infer_ms, post_ms = self.detect(pixels)
-        candidates = Candidates.of(detections.at_scale(photo.scale))  # found on the decoded photo: its frame
-        t0 = time.perf_counter()
-        reads = self.read(pixels, candidates)
-        t1 = time.perf_counter()
-        if self.look_again:
-            reads = self.second_look(pixels, reads)
-        t2 = time.perf_counter()
-        result = self.weigh(self.read_again(self.amend(self.table(self.cards(reads), reads, photo, name), reads, photo),
-                                            photo))
-        t3 = time.perf_counter()
-        # "infer": letterbox, crops and model runs (and the suppressed boxes given back); "second_look":
-        # the cards read again (part of neither); "post": NMS and everything after the models.
-        ms = {"decode": decode_ms, "infer": infer_ms + (t1 - t0) * 1000, "second_look": (t2 - t1) * 1000,
-              "post": post_ms + (t3 - t2) * 1000}
-        return replace(result, ms=ms, looked_again=reads.looked_again)
+        """``PHOTO_STEPS`` on a decoded photo."""
+        return self.run_steps(PHOTO_STEPS, photo, name, decode_ms)
+
+    def run_steps(self, steps: tuple["Step", ...], photo: Photo, name: str, decode_ms: float = 0.0) -> Recognition:
+        """Each of ``steps`` in turn (those this recogniser runs: ``Step.runs``), timed: a step's
+        time counts under its ``timed_as``, or as the step splits it itself (the detector's model
+        and NMS)."""
+        ms = {"decode": decode_ms, "infer": 0.0, "second_look": 0.0, "post": 0.0}
+        flow = Flow(photo, name)
+        for step in steps:
+            if not step.runs(self):
+                continue
+            start = time.perf_counter()
+            flow = step.run(self, flow)
+            split = flow.split_ms or {step.timed_as: (time.perf_counter() - start) * 1000}
+            for key, value in split.items():
+                ms[key] += value
+            flow = replace(flow, split_ms=None)
+        return replace(flow.result, ms=ms, looked_again=flow.reads.looked_again)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One recognition step: its ``name``, the modules that do its work (``does``), what it makes
+    (``makes``), the ``Recognition.ms`` key its time counts under, and ``run(recognizer, flow)``.
+    ``runs(recognizer)``: whether this recogniser runs it (the second look may be off)."""
+
+    name: str
+    does: str
+    makes: str
+    timed_as: str
+    run: Callable[[Recognizer, Flow], Flow]
+    runs: Callable[[Recognizer], bool] = lambda recognizer: True
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.does} -> {self.makes}"
+
+
+def _detect(recognizer: Recognizer, flow: Flow) -> Flow:
+    detections, model_ms, nms_ms = recognizer.detect(flow.photo.pixels)
+    candidates = Candidates.of(detections.at_scale(flow.photo.scale))  # found on the decoded photo: its frame
+    return replace(flow, candidates=candidates, split_ms={"infer": model_ms, "post": nms_ms})
+
+
+def _detect_once(recognizer: Recognizer, flow: Flow) -> Flow:
+    preview = recognizer.models.preview_size
+    detections, model_ms, nms_ms = detect(recognizer.detector.run, preview or recognizer.detector_size,
+                                          flow.photo.pixels, zoom=False, config=recognizer.settings.detect,
+                                          rect=preview is not None)
+    candidates = Candidates.of(detections.at_scale(flow.photo.scale))
+    return replace(flow, candidates=candidates, split_ms={"infer": model_ms, "post": nms_ms})
+
+
+DETECT = Step("detect", "detect, postprocess, kept_apart", "Candidates", "infer", _detect)
+READ = Step("read", "read, kept_apart.restore", "Reads", "infer",
+            lambda r, f: replace(f, reads=r.read(f.photo.pixels, f.candidates)))
+SECOND_LOOK = Step("second_look", "second_look", "Reads, the unread cards read again", "second_look",
+                   lambda r, f: replace(f, reads=r.second_look(f.photo.pixels, f.reads)), lambda r: r.look_again)
+CARDS = Step("cards", "interpret.cards_of: identify, outlines", "Outlines", "post",
+             lambda r, f: replace(f, outlines=r.cards(f.reads)))
+TABLE = Step("table", "interpret.read_table, layout, ground", "Recognition", "post",
+             lambda r, f: replace(f, result=r.table(f.outlines, f.reads, f.photo, f.name)))
+AMEND = Step("amend", "amend: phantoms, index_column; table", "Recognition, second readings dropped, the index "
+             "columns' cards added, the table laid out again", "post",
+             lambda r, f: replace(f, result=r.amend(f.result, f.reads, f.photo)))
+READ_AGAIN = Step("read_again", "second_reading", "Recognition, each card's index read a second time (its "
+                  "evidence)", "post", lambda r, f: replace(f, result=r.read_again(f.result, f.photo)))
+WEIGH = Step("weigh", "doubt", "Recognition, each card's chance of being right, flags where it is low", "post",
+             lambda r, f: replace(f, result=r.weigh(f.result)))
+DETECT_ONCE = Step("detect_once", "detect (one pass, the models' preview size), postprocess, kept_apart",
+                   "Candidates", "infer", _detect_once)
+
+# The shutter's photo (after decode: ``read_photo``, ``decode_photo``) and a live view's frame.
+PHOTO_STEPS: tuple[Step, ...] = (DETECT, READ, SECOND_LOOK, CARDS, TABLE, AMEND, READ_AGAIN, WEIGH)
+PREVIEW_STEPS: tuple[Step, ...] = (DETECT_ONCE, READ, CARDS, TABLE)
 
 
 def flag_threshold(models: str | os.PathLike | None = None) -> float:
@@ -223,27 +249,20 @@ def flag_threshold(models: str | os.PathLike | None = None) -> float:
     return read_models(models).flag_below
 
 
-def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None, *,
-                      confirm_below: float | None = None, lone_index_score: float | None = None,
-                      unread_card_score: float | None = None, zoom: bool | None = None) -> Recognizer:
-    """A recogniser loaded once per set of options and kept for the process (loading the models
-    takes longer than recognising a photo)."""
-    return _kept(None if models is None else str(models), backend, confirm_below, lone_index_score,
-                 unread_card_score, zoom)
+def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None,
+                      options: RecognizeOptions | None = None, **chosen) -> Recognizer:
+    """A recogniser loaded once per models, backend and options, kept for the process (loading the
+    models takes longer than recognising a photo); ``chosen`` as for ``Recognizer``."""
+    return _kept(None if models is None else str(models), backend, replace(options or RecognizeOptions(), **chosen))
 
 
 @lru_cache(maxsize=4)
-def _kept(models, backend, confirm_below, lone_index_score, unread_card_score, zoom) -> Recognizer:
-    return Recognizer(models, backend, confirm_below=confirm_below, lone_index_score=lone_index_score,
-                      unread_card_score=unread_card_score, zoom=zoom)
+def _kept(models, backend, options: RecognizeOptions) -> Recognizer:
+    return Recognizer(models, backend, options)
 
 
 def recognize(source: PhotoSource, name: str | None = None, *, models: str | os.PathLike | None = None,
-              backend: str | None = None, confirm_below: float | None = None,
-              lone_index_score: float | None = None, unread_card_score: float | None = None,
-              zoom: bool | None = None) -> Recognition:
+              backend: str | None = None, options: RecognizeOptions | None = None, **chosen) -> Recognition:
     """Recognise one photo (a path, encoded bytes, BGR pixels or a ``Photo``) with the shared
-    recogniser for these options."""
-    recognizer = shared_recognizer(models, backend, confirm_below=confirm_below, lone_index_score=lone_index_score,
-                                   unread_card_score=unread_card_score, zoom=zoom)
-    return recognizer.recognize(source, name)
+    recogniser for these models, backend and options."""
+    return shared_recognizer(models, backend, options, **chosen).recognize(source, name)

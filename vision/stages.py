@@ -1,22 +1,17 @@
-"""The values that pass between the recognition steps, one type per step's output.
+"""The values that pass between the recognition steps (``vision.pipeline.PHOTO_STEPS``, in the
+order they run), one home for them all but the result:
 
-    decode -> Photo (``decode``)
-    detect -> Candidates: index boxes, the card boxes NMS kept, the card boxes it suppressed
-    read -> Reads: the indices read, the card boxes (suppressed ones given back), then the second
-            look's reads
-    cards -> Outlines (``interpret.cards_of``: ``identify``, ``outlines``): each card read, with its
-             outline box, and the card boxes no index was read on; each row's own columns (its
-             best index's score, centre and box, its corners, a disputed reading, a guessed box)
-             in ``Detections.data``, filtered with the rows
-    table -> Recognition (``interpret.read_table``, ``layout``; ``results``): the cards named,
-             groups with roles, notices
-    amend -> Recognition (``amend``: ``phantoms``, ``index_column``): second readings of a card
-             dropped, the cards along a fan's or row's index column added, the table rebuilt
-             (``table.with_cards``; ``table`` owns the groups, the player's answers included)
-    read_again -> Recognition (``second_reading``): each card's index read a second time (turned
-             half round, cut wider), its ink's colour and sharpness added to its ``evidence``
-    weigh -> Recognition (``doubt``): each card's chance of being right (its ``confidence``) and
-             the flags under the models' threshold, one ``doubtful`` notice per flag
+    Photo (``decode``) -- the decoded pixels, the photo's size and frame
+    Candidates -- index boxes, the card boxes NMS kept, the card boxes it suppressed (detect)
+    Reads -- the indices read, the card boxes (suppressed ones given back), then the second look's
+             reads (read, second_look)
+    Outlines -- each card read, with its outline box, and the card boxes no index was read on;
+             each row's own columns (its best index's score, centre and box, its corners, a
+             disputed reading, a guessed box: ``vision.outlines``) in ``Detections.data``,
+             filtered with the rows (cards)
+    Recognition (``vision.results``, what recognition returns) -- the cards named, groups with
+             roles, notices (table); amended, read again and weighed by the steps after it
+    Flow -- what the steps have made of one photo so far, the pipeline's one value
 
 Each is frozen; ``vision.pipeline`` is the one place that passes one step's output to the next.
 The rows are ``Detections``: the detector's score (``confidence``), the reader's probability
@@ -32,7 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.classes import CARD_CLASS, INDEX_CLASS
+from vision.decode import Photo
 from vision.detections import Detections, Origin
+from vision.results import Recognition
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,3 +59,31 @@ class Reads:
     indices: Detections
     cards: Detections
     looked_again: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class Outlines:
+    """Cards with their outline boxes: read cards first, then card boxes no index was read on
+    (``card_id == UNREAD``). Each row carries its own columns in ``cards.data`` (``ESTIMATED``,
+    ``INDEX_SCORE``, ``DISPUTED``: two corners of one card that disagree, the more confident
+    reading kept and the other its runner-up, ``INDEX_CENTRE``, ``CORNERS``, ``INDEX_BOX``:
+    ``vision.outlines``), so a step that drops rows drops their columns with them. ``cards.reader`` is the
+    reader's probability of each card's reading, ``cards.origin`` where its box came from (a
+    guessed box: its best index's origin)."""
+
+    cards: Detections
+
+
+@dataclass(frozen=True, eq=False)
+class Flow:
+    """What the steps have made of one photo so far (each field set by the step named beside it);
+    ``split_ms``: a step's own split of its time (the detector's model and NMS), taken by
+    ``Recognizer.run_steps`` as it times the step."""
+
+    photo: Photo
+    name: str
+    candidates: Candidates | None = None  # detect
+    reads: Reads | None = None            # read, second_look
+    outlines: Outlines | None = None      # cards
+    result: Recognition | None = None     # table, amend, read_again, weigh
+    split_ms: dict | None = None

@@ -67,11 +67,11 @@ def _common_options(parser) -> None:
 
 
 def _recognizer(args):
-    from vision import Recognizer, ThresholdError
+    from vision import RecognizeOptions, Recognizer, ThresholdError
 
     try:
-        return Recognizer(args.models, backend=args.backend, confirm_below=args.conf,
-                          zoom=False if args.no_zoom else None)
+        return Recognizer(args.models, args.backend, RecognizeOptions(confirm_below=args.conf,
+                                                                      zoom=False if args.no_zoom else None))
     except ThresholdError as exc:
         raise CliError(f"--conf must be between 0 and 1, got {exc.value}") from None
 

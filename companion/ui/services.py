@@ -209,9 +209,9 @@ class Companion:
         chosen = self.settings.confirm_below  # None: the threshold the models were calibrated with
         threshold = None if chosen is None else round(float(chosen), 4)
         if threshold not in self._recognizers:
-            from vision import Recognizer
+            from vision import RecognizeOptions, Recognizer
 
-            self._recognizers[threshold] = Recognizer(confirm_below=threshold)
+            self._recognizers[threshold] = Recognizer(options=RecognizeOptions(confirm_below=threshold))
         return self._recognizers[threshold]
 
     def recognize(self, photo, done: Done, failed: Failed = None) -> None:

@@ -78,7 +78,7 @@ def test_sample_photos_are_read_by_the_committed_models(recognizers):
     exact, cards_exact = [], []
     for sidecar in _sidecars():
         image, annotation, visible, present, groups = _truth(sidecar)
-        result = recognizers["onnxruntime"].recognize_file(image)
+        result = recognizers["onnxruntime"].recognize(image)
         cards = {c.card for c in result.cards}
         reported, right = reported + len(cards), right + len(cards & present)
         visible_total, found = visible_total + len(visible), found + len(cards & visible)

@@ -69,3 +69,20 @@ def test_no_module_copies_a_default_of_the_recognition_config():
             if isinstance(node, ast.Assign) and "DEFAULTS." in ast.unparse(node.value):
                 copies.append(f"{path.name}: {ast.unparse(node)}")
     assert copies == []
+
+
+def test_one_options_value_says_how_to_read_over_the_models():
+    """``RecognizeOptions`` (issue 55 s3): the recogniser, the shared one and ``recognize`` take the
+    same value; a keyword replaces its field; a name it lacks is refused; equal options share one
+    recogniser."""
+    from vision import RecognizeOptions, shared_recognizer
+
+    options = RecognizeOptions(confirm_below=0.9, zoom=False, look_again=False)
+    built = Recognizer(options=options)
+    assert built.options == options and (built.flag_below, built.zoom, built.look_again) == (0.9, False, False)
+    assert Recognizer(options=options, zoom=True).options == replace(options, zoom=True)
+    assert Recognizer(confirm_below=0.9, zoom=False, look_again=False).options == options
+    assert shared_recognizer(options=options) is shared_recognizer(None, None, RecognizeOptions(0.9, None, None, False, False))
+    assert shared_recognizer(options=options) is not shared_recognizer()
+    with pytest.raises(TypeError, match="conf"):
+        Recognizer(conf=0.9)

@@ -100,3 +100,29 @@ def test_a_preview_size_that_is_no_whole_number_of_strides_is_refused(tmp_path, 
     with pytest.raises(ModelConfigError, match="preview_imgsz") as error:
         read_models(folder)
     assert "\n" not in str(error.value)
+
+
+def test_the_recogniser_runs_the_declared_steps_in_turn(recognizer, monkeypatch):
+    """``vision.pipeline.PHOTO_STEPS`` is what runs (issue 55 s2), in its order, each timed; a
+    recogniser with the second look off skips that step."""
+    from dataclasses import replace
+
+    import vision.pipeline as pipeline
+
+    ran = []
+
+    def traced(steps):
+        return tuple(replace(step, run=lambda r, f, step=step: ran.append(step.name) or step.run(r, f)) for step in steps)
+
+    monkeypatch.setattr(pipeline, "PHOTO_STEPS", traced(pipeline.PHOTO_STEPS))
+    monkeypatch.setattr(pipeline, "PREVIEW_STEPS", traced(pipeline.PREVIEW_STEPS))
+    result = recognizer.recognize(str(GUIDE_PHOTOS[0]))
+    assert ran == ["detect", "read", "second_look", "cards", "table", "amend", "read_again", "weigh"]
+    assert set(result.ms) == {"decode", "infer", "second_look", "post"} and min(result.ms.values()) >= 0
+    assert result.ms["infer"] > 0 and result.ms["post"] > 0
+    ran.clear()
+    Recognizer(backend="onnxruntime", look_again=False).recognize(str(GUIDE_PHOTOS[0]))
+    assert "second_look" not in ran and ran[:2] == ["detect", "read"]
+    ran.clear()
+    recognizer.preview(frame_of(GUIDE_PHOTOS[0], 1280, 720))
+    assert ran == ["detect_once", "read", "cards", "table"]

@@ -66,23 +66,31 @@ def test_the_command_saves_the_crops_and_says_bad_arguments(tmp_path, recognizer
     assert exit_.value.code == 2 and "no models.json" in capsys.readouterr().err
 
 
-def test_a_labelled_photo_gives_crops_at_the_boxes_over_its_trusted_corners(tmp_path, recognizer):
+def rendered_real_photo(folder):
+    """A rendered hand and starter saved as a labelled real photo (its visible indices the corners)."""
     import cv2
 
     from vision.train.real_cards import Corner, RealPhoto
-    from vision.train.runtime_crops import build_real_runtime_crops
 
     image, annotation = render_scene(scene_seed(29, 1), layout="hand_starter", mix="v4")
-    path = tmp_path / "table.jpg"
+    path = folder / "table.jpg"
     cv2.imwrite(str(path), image)
     h, w = image.shape[:2]
     corners = tuple(Corner(card["card"], (x1 / w, y1 / h, x2 / w, y2 / h)) for card in annotation["cards"]
                     for index in card["indices"] if index["visible"] for x1, y1, x2, y2 in [index["box"]])
-    labelled = RealPhoto("table_jpg", "desk", path, corners)
+    return RealPhoto("table_jpg", "desk", path, corners)
+
+
+def test_a_labelled_photo_gives_crops_at_the_boxes_over_its_trusted_corners(tmp_path, recognizer):
+    from vision.train.real_cards import Corner, RealPhoto
+    from vision.train.runtime_crops import build_real_runtime_crops
+
+    labelled = rendered_real_photo(tmp_path)
+    corners = labelled.corners
     crops, labels = photo_runtime_crops(recognizer, labelled)
     assert len(labels) >= 5 * 3 and set(labels) <= {CARD_INDEX[c.code] for c in corners}
     # a corner box too large to be a corner (a label error) is no truth: its card gives no crop
-    loose = RealPhoto("loose_jpg", "desk", path, (Corner(corners[0].code, (0.0, 0.0, 0.9, 0.9)),))
+    loose = RealPhoto("loose_jpg", "desk", labelled.image, (Corner(corners[0].code, (0.0, 0.0, 0.9, 0.9)),))
     assert len(photo_runtime_crops(recognizer, loose)[1]) == 0
     out = build_real_runtime_crops(tmp_path / "real.npz", [labelled, loose], recognizer)
     with np.load(out) as saved:
@@ -102,10 +110,8 @@ def test_real_photos_made_worse_each_by_one_look_give_other_crops_of_the_same_ca
     """``--looks-seed`` (issue 54: the reader taught by the doubt check's looks): each photo gets one
     look other than "as taken", the same every time for a seed, and its crops are cut at the
     boxes the detector draws on the photo so made worse."""
-    import cv2
-
     from vision.train.doubt_looks import LOOKS
-    from vision.train.real_cards import Corner, RealPhoto
+    from vision.train.real_cards import RealPhoto
     from vision.train.runtime_crops import looks_for
 
     photos = [RealPhoto(f"p{i}", "desk", tmp_path / f"p{i}.jpg", ()) for i in range(70)]
@@ -113,13 +119,8 @@ def test_real_photos_made_worse_each_by_one_look_give_other_crops_of_the_same_ca
     assert drawn == looks_for(photos, 71) != looks_for(photos, 72)
     assert "as_taken" not in drawn and set(drawn) == set(LOOKS) - {"as_taken"}
 
-    image, annotation = render_scene(scene_seed(29, 1), layout="hand_starter", mix="v4")
-    path = tmp_path / "table.jpg"
-    cv2.imwrite(str(path), image)
-    h, w = image.shape[:2]
-    corners = tuple(Corner(card["card"], (x1 / w, y1 / h, x2 / w, y2 / h)) for card in annotation["cards"]
-                    for index in card["indices"] if index["visible"] for x1, y1, x2, y2 in [index["box"]])
-    labelled = RealPhoto("table_jpg", "desk", path, corners)
+    labelled = rendered_real_photo(tmp_path)
+    corners = labelled.corners
     taken, taken_labels = photo_runtime_crops(recognizer, labelled)
     tinted, tinted_labels = photo_runtime_crops(recognizer, labelled, "tinted", 71)
     assert len(tinted_labels) and set(tinted_labels) <= {CARD_INDEX[c.code] for c in corners}

@@ -136,9 +136,9 @@ class CaptureScreen(CribScreen):
         threshold = self.companion.settings.confirm_below
 
         def make():
-            from vision import Recognizer
+            from vision import RecognizeOptions, Recognizer
 
-            return Recognizer(confirm_below=threshold)
+            return Recognizer(options=RecognizeOptions(confirm_below=threshold))
         self.live = LiveView(camera, self._live_result, clock_deliver, make)
         self.live.start()
         self.live_line = "Live view: starting..."
