@@ -28,4 +28,4 @@ def amend(recognition: Recognition, indices: Detections, card_boxes: Detections,
         gaps = column_gaps(cards, indices, card_boxes, settings.index_column, settings.phantoms)
         if len(gaps[0]):
             cards, looked = look_in_gaps(cards, gaps, reader, settings.index_column)
-    return with_cards(recognition, cards, said + more + looked, settings.layout)
+    return with_cards(recognition, cards, said + more + looked)

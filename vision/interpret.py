@@ -61,7 +61,8 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     unread, said_unread = unread_boxes(cards, guess)
     notices = (*overall(len(ordered), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
                *said_unread)
-    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), notices, {}, unread)
+    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), notices, {}, unread,
+                       layout=layout_config)
 
 
 def overall(found: int, max_cards: int) -> tuple[Notice, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.config import LayoutConfig
 from vision.evidence import Evidence
 from vision.notices import Notice, text_of
 from vision.roles import Role
@@ -60,8 +61,10 @@ class Recognition:
     """A recognised photo: ``cards`` in group order, ``groups`` (hands in reading order, then
     the crib, the starter, unknown groups), ``warnings`` for the player (``Notice`` codes with
     arguments; ``str()`` or ``Notice.text`` words them; the JSON holds the words), ``ms`` per stage
-    (decode, infer, second_look, post), ``unread_boxes``: cards whose index could not be read, and
-    ``looked_again``: how many card boxes the second look read again."""
+    (decode, infer, second_look, post), ``unread_boxes``: cards whose index could not be read,
+    ``looked_again``: how many card boxes the second look read again, and ``layout``: the layout
+    settings its table was laid out with (the models', so the player's answers lay it out again
+    the same way; None: made without models, ``vision.table`` then takes the standard ones)."""
 
     image: str
     width: int
@@ -72,6 +75,7 @@ class Recognition:
     ms: dict = field(default_factory=dict)
     unread_boxes: tuple[Box, ...] = ()
     looked_again: int = 0
+    layout: LayoutConfig | None = field(default=None, compare=False, repr=False)
 
     def as_json(self) -> dict:
         return {"image": self.image, "width": self.width, "height": self.height,

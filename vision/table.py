@@ -71,8 +71,15 @@ PHANTOM_INSIDE = 0.5
 MAX_TABLE_GROUP = 6  # the most cards a group on a cribbage table holds (a two-player deal)
 
 
+def layout_of(recognition: Recognition) -> LayoutConfig:
+    """The layout settings ``recognition``'s table was laid out with, so it is laid out again the
+    same way: the models' (``Recognition.layout``), or the standard ones for a recognition made
+    without models (a test's, one built from stored cards)."""
+    return recognition.layout if recognition.layout is not None else DEFAULTS.layout
+
+
 def laid_out(cards: Sequence[RecognizedCard], unread: Sequence[tuple],
-             config: LayoutConfig = DEFAULTS.layout) -> tuple[Layout, list[RecognizedCard | None]]:
+             config: LayoutConfig) -> tuple[Layout, list[RecognizedCard | None]]:
     """The layout of ``cards`` and the ``unread`` boxes (photo pixels), and each row's card (None:
     an unread box)."""
     xyxy = [c.box for c in cards] + [tuple(b) for b in unread]
@@ -82,16 +89,15 @@ def laid_out(cards: Sequence[RecognizedCard], unread: Sequence[tuple],
     return arrange(rows, config=config), list(cards) + [None] * len(unread)
 
 
-def with_cards(recognition: Recognition, cards: Sequence[RecognizedCard], said: Sequence[Notice],
-               config: LayoutConfig = DEFAULTS.layout) -> Recognition:
-    """``recognition`` with ``cards`` in place of its cards: laid out again in groups, the notices
-    of a dropped card gone, the layout's notices those of the new groups, ``said`` added
-    (unchanged when no card changed and nothing is said)."""
+def with_cards(recognition: Recognition, cards: Sequence[RecognizedCard], said: Sequence[Notice]) -> Recognition:
+    """``recognition`` with ``cards`` in place of its cards: laid out again in groups (with its own
+    layout settings, ``layout_of``), the notices of a dropped card gone, the layout's notices those
+    of the new groups, ``said`` added (unchanged when no card changed and nothing is said)."""
     cards = tuple(cards)
     if not said and cards == recognition.cards:
         return recognition
     gone = {c.card for c in recognition.cards} - {c.card for c in cards}
-    layout, rows = laid_out(cards, recognition.unread_boxes, config)
+    layout, rows = laid_out(cards, recognition.unread_boxes, layout_of(recognition))
     kept = tuple(n for n in recognition.warnings
                  if not (n.code in LAYOUT_CODES or n.code in _OF_A_CARD and n.args and n.args[0] in gone))
     return replace(recognition, **_table_of(_grouped(layout, rows)),
@@ -169,16 +175,16 @@ def _trusted(recognition: Recognition, named: Sequence[RecognizedCard] = (), *, 
     aside: list[tuple[RecognizedCard, RecognizedCard]] = []
     for card, under in sitting_on(recognition.cards):  # one at a time, the one most inside first
         without = [c for c in kept if c is not card]
-        if _no_worse_without(card, kept, without, unread):
+        if _no_worse_without(card, kept, without, unread, layout_of(recognition)):
             kept = without
             aside.append((card, under))
     if not named and not aside and not regroup:
         return recognition
     starter = next((g.cards[0] for g in recognition.groups if g.role == Role.STARTER and g.cards), None)
-    layout, rows = laid_out(kept, unread)
+    layout, rows = laid_out(kept, unread, layout_of(recognition))
     apart = [c for c in named if starter is not None and _alone(layout, rows, c)]
     if apart:  # a named card lying apart never takes the starter's place
-        layout, rows = laid_out([c for c in kept if all(c is not a for a in apart)], unread)
+        layout, rows = laid_out([c for c in kept if all(c is not a for a in apart)], unread, layout_of(recognition))
     grouped = [(role, cards) for role, cards in _grouped(layout, rows) if cards]
     grouped += [(Role.UNKNOWN, [c]) for c in apart] + [(Role.UNKNOWN, [card]) for card, _under in aside]
     said = [Notice(Code.NAMED_APART, (c.card, starter)) for c in apart]
@@ -188,16 +194,17 @@ def _trusted(recognition: Recognition, named: Sequence[RecognizedCard] = (), *, 
     return replace(recognition, **_table_of(grouped), warnings=warnings)
 
 
-def _no_worse_without(card: RecognizedCard, kept: list, without: list, unread: Sequence[tuple]) -> bool:
+def _no_worse_without(card: RecognizedCard, kept: list, without: list, unread: Sequence[tuple],
+                      config: LayoutConfig) -> bool:
     """Whether the cards of ``card``'s group fit the table no worse without it (``SIZE_FIT``, the
     layout's own weights). Only a table-sized group is weighed (a pair, a hand, a deal: up to 6
     cards); a larger one fits no role either way and is left as it is."""
-    layout, rows = laid_out(kept, unread)
+    layout, rows = laid_out(kept, unread, config)
     group = next(g for g in layout.groups if any(rows[m] is card for m in g.members))
     if len(group.members) > MAX_TABLE_GROUP:
         return False
     others = {id(rows[m]) for m in group.members if rows[m] is not None and rows[m] is not card}
-    after, rows_after = laid_out(without, unread)
+    after, rows_after = laid_out(without, unread, config)
     parts = [g for g in after.groups if any(rows_after[m] is not None and id(rows_after[m]) in others
                                             for m in g.members)]
     return sum(SIZE_FIT.get(len(g.members), -1.0) for g in parts) >= SIZE_FIT.get(len(group.members), -1.0)

@@ -13,6 +13,7 @@ import pytest
 from companion.cli import main
 from companion.photo import count_show, name_unread
 from vision import CardGroup, Code, Notice, RecognizedCard, Recognition, Role
+from vision.config import DEFAULTS
 from vision.table import laid_out
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +28,7 @@ def run(capsys, *argv):
 
 def laid_out_recognition(cards, unread=(), warnings=()) -> Recognition:
     """A recognition laid out as recognition lays it out (groups, roles and the layout's notices)."""
-    layout, rows = laid_out(cards, unread)
+    layout, rows = laid_out(cards, unread, DEFAULTS.layout)
     members = [[rows[m] for m in g.members if rows[m] is not None] for g in layout.groups]
     return Recognition("t.jpg", 1280, 960, tuple(c for group in members for c in group),
                        tuple(CardGroup(Role(g.role), tuple(c.card for c in m)) for g, m in zip(layout.groups, members)),

@@ -74,3 +74,43 @@ def test_the_table_laid_out_again_says_its_own_notices_once():
 def test_one_table_of_group_sizes():
     assert layout.SIZE_FIT == {1: 0.0, 4: 0.0, 6: 0.0, 5: -0.3}
     assert not hasattr(layout, "_SIZE_SCORE")
+
+
+def test_the_players_answers_lay_the_table_out_with_the_recognitions_own_settings():
+    """Issue 55 s1: a recognition keeps the layout settings its models laid it out with, and the
+    player's answers lay it out again with them, not with the standard ones. Here the models link
+    cards only 0.8 card widths apart, so the named fourth card (0.6 apart from the third) still
+    joins the hand, but a named card 1.2 widths away lies apart, where the standard 1.6 would link it."""
+    from dataclasses import replace
+
+    from vision.config import DEFAULTS
+    from vision.table import layout_of
+
+    recognition = _hand_of_three_with_a_box_and_a_page()
+    fourth, page = recognition.unread_boxes
+    near = replace(recognition, unread_boxes=(box(340, 100), page), warnings=())
+    assert layout_of(near) == DEFAULTS.layout  # made without models: the standard settings
+    tight = replace(near, layout=replace(DEFAULTS.layout, link_distance=0.8))
+    assert layout_of(tight).link_distance == 0.8
+    answer = dict(named=[RecognizedCard("5C", 1.0, box(340, 100))], left_out=[page], confirmed={"QH"})
+    standard = as_the_player_says(near, **answer)
+    own = as_the_player_says(tight, **answer)
+    assert ("9H", "6D", "QH", "5C") in [g.cards for g in standard.groups]
+    assert ("9H", "6D", "QH", "5C") not in [g.cards for g in own.groups] and own.layout is tight.layout
+
+
+def test_a_recognition_carries_the_layout_settings_of_its_models(tmp_path):
+    import json
+    import shutil
+    from pathlib import Path
+
+    from vision import Recognizer
+
+    models = Path(__file__).resolve().parents[2] / "models"
+    folder = tmp_path / "models"
+    shutil.copytree(models, folder, ignore=shutil.ignore_patterns("train"))
+    config = json.loads((folder / "models.json").read_text())
+    config["calibration"]["layout"] = {"link_distance": 1.2}
+    (folder / "models.json").write_text(json.dumps(config))
+    result = Recognizer(folder, "onnxruntime").recognize(str(models.parent / "sample_images" / "hand_starter_papers.jpg"))
+    assert result.layout.link_distance == 1.2
