@@ -180,7 +180,8 @@ def gap_reader(recognizer, pixels):
     def read(index_boxes):
         rows = Detections(np.asarray(index_boxes, np.float32), np.ones(len(index_boxes)), np.zeros(len(index_boxes)))
         got = read_indices(recognizer.classifier.run, pixels, rows, recognizer.crop_size, recognizer.crop_margin,
-                           recognizer.settings.read.margin_scales, recognizer.settings.read.recheck_below)
+                           scales=recognizer.settings.read.margin_scales,
+                           recheck_below=recognizer.settings.read.recheck_below)
         return [(CARD_CODES[got.card_id[i]], float(got.card_confidence[i]),
                  CARD_CODES[got.runner_up_id[i]] if got.runner_up_id[i] >= 0 else None,
                  float(got.runner_up_confidence[i])) for i in range(len(got))]
@@ -203,12 +204,12 @@ def apply_rules(item, rules: str, recognizer=None):
     if rules in ("column", "both", "all", "gaps"):
         from vision.index_column import cards_on_index_columns
 
-        cards, said = cards_on_index_columns(cards, indices, card_boxes, DEFAULTS.index_column)
+        cards, said = cards_on_index_columns(cards, indices, card_boxes, DEFAULTS.index_column, DEFAULTS.phantoms)
         notices += said
     if rules in ("gaps", "all"):
         from vision.index_column import column_gaps, look_in_gaps
 
-        gaps = column_gaps(cards, indices, card_boxes, DEFAULTS.index_column)
+        gaps = column_gaps(cards, indices, card_boxes, DEFAULTS.index_column, DEFAULTS.phantoms)
         if len(gaps[0]):
             cards, said = look_in_gaps(cards, gaps, gap_reader(recognizer, pixels_of(item)), DEFAULTS.index_column)
             notices += said

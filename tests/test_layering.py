@@ -343,3 +343,36 @@ def test_the_product_leaves_a_photos_frame_to_vision(tmp_path):
     sample = tmp_path / "m.py"
     sample.write_text("def f(photo, box, scale):\n    draw(photo.pixels, box, photo.scale)\n    return box * scale\n")
     assert _frame_scale_read(sample) == ["m.py:2 photo.scale"]
+
+
+def _config_defaults(path: Path) -> list[str]:
+    """``file:line function(parameter=default)`` for each parameter whose default names the
+    standard settings, ``DEFAULTS``."""
+    found = []
+    for fn in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        positional = fn.args.posonlyargs + fn.args.args
+        defaults = list(zip(positional[len(positional) - len(fn.args.defaults):], fn.args.defaults))
+        defaults += [(arg, d) for arg, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None]
+        for arg, default in defaults:
+            if any(isinstance(node, ast.Name) and node.id == "DEFAULTS" or
+                   isinstance(node, ast.Attribute) and node.attr == "DEFAULTS" for node in ast.walk(default)):
+                found.append(f"{path.name}:{fn.lineno} {getattr(fn, 'name', 'lambda')}({arg.arg}="
+                             f"{ast.unparse(default)})")
+    return found
+
+
+def test_recognition_steps_take_their_settings_from_the_caller(tmp_path):
+    """No step's parameter defaults to the standard settings (issue 55 item 1): such a default won
+    over the models' calibration wherever a caller left the argument out. The recogniser passes its
+    ``settings`` (the models' calibration over ``DEFAULTS``); code without models passes ``DEFAULTS``
+    itself, a choice made where it is called (as ``vision.table.layout_of`` does, in its body)."""
+    steps = [p for p in _sources("vision") if p.relative_to(ROOT).parts[1] not in ("train", "synth", "config.py")]
+    assert [line for p in steps for line in _config_defaults(p)] == []
+    sample = tmp_path / "m.py"
+    sample.write_text("def f(a, b=DEFAULTS.detect, *, c=config.DEFAULTS.read.x, d=None):\n    return DEFAULTS\n"
+                      "g = lambda x=(DEFAULTS,): x\ndef h(settings=SETTINGS, layout=None):\n"
+                      "    return layout or DEFAULTS.layout\n")
+    assert _config_defaults(sample) == ["m.py:1 f(b=DEFAULTS.detect)", "m.py:1 f(c=config.DEFAULTS.read.x)",
+                                        "m.py:3 lambda(x=(DEFAULTS,))"]

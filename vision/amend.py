@@ -7,7 +7,7 @@ changed)."""
 
 from __future__ import annotations
 
-from vision.config import DEFAULTS, RecognitionConfig
+from vision.config import RecognitionConfig
 from vision.detections import Detections
 from vision.index_column import Reader, cards_on_index_columns, column_gaps, look_in_gaps
 from vision.notices import Notice
@@ -17,7 +17,7 @@ from vision.table import with_cards
 
 
 def amend(recognition: Recognition, indices: Detections, card_boxes: Detections,
-          settings: RecognitionConfig = DEFAULTS, reader: Reader | None = None) -> Recognition:
+          settings: RecognitionConfig, reader: Reader | None = None) -> Recognition:
     """``recognition`` (interpret's, from these read ``indices`` and ``card_boxes``, each in its own
     frame: ``Detections.photo_xyxy``) with its phantoms dropped and the cards on its index columns
     added; ``reader`` reads index boxes in photo pixels (no reader: the gaps are not looked in)."""

@@ -17,7 +17,7 @@ from vision import boxes
 from vision.classes import CARD_CLASS, INDEX_CLASS
 from vision.detections import Detections, Origin
 from vision.letterbox import Letterbox
-from vision.config import DEFAULTS, DetectConfig
+from vision.config import DetectConfig
 from vision.geometry import INDEX_PER_CARD_BOX
 from vision.kept_apart import shadow_cards
 from vision.postprocess import nms_per_class, postprocess
@@ -28,14 +28,13 @@ from vision.postprocess import nms_per_class, postprocess
 RunModel = Callable[[np.ndarray], np.ndarray]  # detector input batch -> raw output
 
 
-def cards_to_look_at_closer(cards: Detections, indices: Detections,
-                            sure: float = DEFAULTS.detect.sure_index_score) -> np.ndarray:
+def cards_to_look_at_closer(cards: Detections, indices: Detections, sure: float) -> np.ndarray:
     """Mask of the cards whose box holds no index centre scored ``sure`` or more."""
     sure_centres = indices.centers[indices.confidence >= sure]
     return ~boxes.points_in_boxes(sure_centres, cards.xyxy, tolerance=0.0).any(axis=0)
 
 
-def tile_size(cards: Detections, input_size: int, config: DetectConfig = DEFAULTS.detect) -> float:
+def tile_size(cards: Detections, input_size: int, config: DetectConfig) -> float:
     """The side (photo pixels) of a square region that shows these cards' indices at the size the
     detector was trained on (``target_index_px`` at ``input_size``)."""
     long_side = float(np.median(cards.sizes.max(axis=1)))
@@ -51,8 +50,8 @@ def _starts(low: float, high: float, side: float, limit: int, overlap: float) ->
     return [float(np.clip(v, 0, max(limit - side, 0))) for v in np.linspace(low, high - side, n)]
 
 
-def zoom_regions(cards: Detections, width: int, height: int,
-                 input_size: int = 512, config: DetectConfig = DEFAULTS.detect) -> list[tuple[int, int, int, int]]:
+def zoom_regions(cards: Detections, width: int, height: int, input_size: int,
+                 config: DetectConfig) -> list[tuple[int, int, int, int]]:
     """Regions (x1, y1, x2, y2) for a closer pass: the cards' union when it is clearly smaller than
     the photo or shows their indices at the trained size, else square tiles of the size their cards
     ask for (``tile_size``, at most ``max_tile_of_photo``, grown until ``max_tiles`` cover them) that
@@ -84,8 +83,8 @@ def zoom_regions(cards: Detections, width: int, height: int,
 
 def detect_region(run: RunModel, input_size: int, pixels: np.ndarray,
                   region: tuple[int, int, int, int] | None = None, min_card_score: float | None = None,
-                  shadows: bool = False, min_index_score: float | None = None,
-                  config: DetectConfig = DEFAULTS.detect) -> Detections:
+                  shadows: bool = False, min_index_score: float | None = None, *,
+                  config: DetectConfig) -> Detections:
     """Detector + NMS on the whole photo or a region of it, boxes in photo pixels. Rows are of
     origin ``FIRST_PASS`` on the whole photo, ``CLOSER`` on a region. With ``shadows``, the card
     boxes NMS suppressed are kept aside as card rows of origin ``SUPPRESSED`` (see
@@ -120,7 +119,7 @@ def _timed_region(run: RunModel, input_size: int, pixels: np.ndarray, region: tu
 
 
 def detect(run: RunModel, input_size: int, pixels: np.ndarray, zoom: bool = True,
-           min_index_score: float | None = None, config: DetectConfig = DEFAULTS.detect,
+           min_index_score: float | None = None, *, config: DetectConfig,
            rect: bool = False) -> tuple[Detections, float, float]:
     """Index and card boxes in photo pixels, with the ms spent in the model and in NMS, and the
     card boxes NMS suppressed kept aside (card rows of origin ``SUPPRESSED``: the pipeline gives

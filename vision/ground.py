@@ -16,15 +16,14 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.config import DEFAULTS, GroundConfig
+from vision.config import GroundConfig
 from vision.geometry import CARD_ASPECT
 
 # The region's resolution, the frame sampled around the index, the colour tolerance and the shares
 # that make ground a card's face: ``GroundConfig`` (docs/TUNING.md, "ground").
 
 
-def ground_share(pixels: np.ndarray, index_box, card_short_side: float,
-                 config: GroundConfig = DEFAULTS.ground) -> float:
+def ground_share(pixels: np.ndarray, index_box, card_short_side: float, config: GroundConfig) -> float:
     """The area of the ground colour region joined to ``index_box`` (decoded-pixel xyxy), as a share of
     a card's area (``card_short_side`` squared times the card's aspect); 0 when the box holds no ink."""
     x1, y1, x2, y2 = (float(v) for v in index_box)
@@ -79,8 +78,7 @@ def _mask(shape, box) -> np.ndarray:
     return (xs >= box[0]) & (xs <= box[2]) & (ys >= box[1]) & (ys <= box[3])
 
 
-def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float,
-                   config: GroundConfig = DEFAULTS.ground) -> bool:
+def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float, config: GroundConfig) -> bool:
     """Whether ``index_box`` is printed on ground at least ``min_ground`` of a card's area."""
     return ground_share(pixels, index_box, card_short_side, config) >= config.min_ground
 
@@ -90,6 +88,6 @@ def on_card_ground(pixels: np.ndarray, index_box, card_short_side: float,
 GroundCheck = Callable[[np.ndarray, float], bool]
 
 
-def ground_check(pixels: np.ndarray, config: GroundConfig = DEFAULTS.ground) -> GroundCheck:
+def ground_check(pixels: np.ndarray, config: GroundConfig) -> GroundCheck:
     """``on_card_ground`` on these decoded pixels."""
     return lambda index_box, card_short_side: on_card_ground(pixels, index_box, card_short_side, config)

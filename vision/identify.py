@@ -9,7 +9,6 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import INDEX_CLASS
-from vision.config import DEFAULTS
 from vision.detections import Detections
 from vision.geometry import INDEX_TO_CARD_DIAGONAL
 
@@ -55,8 +54,7 @@ def _same_card_links(indices: Detections, card_boxes: Detections, diagonals: flo
     return links
 
 
-def merge_indices(indices: Detections, card_boxes: Detections,
-                  same_card_diagonals: float = DEFAULTS.interpret.same_card_diagonals) -> Identities:
+def merge_indices(indices: Detections, card_boxes: Detections, same_card_diagonals: float) -> Identities:
     """Group classified indices into cards (see the module docstring); each card takes the
     reading of its most confident index (detector score x classifier probability)."""
     parts = boxes.components(range(len(indices)), _same_card_links(indices, card_boxes, same_card_diagonals))

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS, IndexColumnConfig, PhantomConfig
+from vision.config import IndexColumnConfig, PhantomConfig
 from vision.detections import Detections, Origin
 from vision.evidence import Evidence
 from vision.notices import Code, Notice
@@ -38,7 +38,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 def on_the_column(point: np.ndarray, side: float, centres: np.ndarray, sides: np.ndarray,
-                  config: IndexColumnConfig = DEFAULTS.index_column) -> int | None:
+                  config: IndexColumnConfig) -> int | None:
     """The column neighbour of an index at ``point`` (long side ``side``) among the read cards'
     index ``centres`` (long sides ``sides``): the row of the read card next to it when it lies on
     their column, in line with two of them at their step (continuing it, or between them), else
@@ -70,8 +70,7 @@ def on_the_column(point: np.ndarray, side: float, centres: np.ndarray, sides: np
 
 
 def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
-                           config: IndexColumnConfig = DEFAULTS.index_column,
-                           phantoms: PhantomConfig = DEFAULTS.phantoms
+                           config: IndexColumnConfig, phantoms: PhantomConfig
                            ) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
     """The cards with the sure reads on a fan's or row's index column that no card claims added
     (see the module docstring), and a notice for each card added."""
@@ -117,8 +116,7 @@ def cards_on_index_columns(cards: Sequence[RecognizedCard], indices: Detections,
 
 
 def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
-                config: IndexColumnConfig = DEFAULTS.index_column,
-                phantoms: PhantomConfig = DEFAULTS.phantoms) -> tuple[np.ndarray, np.ndarray]:
+                config: IndexColumnConfig, phantoms: PhantomConfig) -> tuple[np.ndarray, np.ndarray]:
     """Where a column of read cards skips a step: two read cards' indices two steps apart in line
     with a third at one step, no read card's index between them, and a card under the spot (the
     outline of a read card or a card box: a fan's cards overlap; bare table between two groups is
@@ -169,7 +167,7 @@ def column_gaps(cards: Sequence[RecognizedCard], indices: Detections, card_boxes
 
 
 def look_in_gaps(cards: Sequence[RecognizedCard], gaps: tuple[np.ndarray, np.ndarray], reader: Reader,
-                 config: IndexColumnConfig = DEFAULTS.index_column
+                 config: IndexColumnConfig
                  ) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
     """The cards with what ``reader`` reads surely (``gap_reader``) in the column's gaps
     (``column_gaps``: index boxes and outlines) added, flagged, when no card shows that code."""

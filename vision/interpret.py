@@ -15,7 +15,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS, InterpretConfig, LayoutConfig
+from vision.config import InterpretConfig, LayoutConfig
 from vision.decode import Photo
 from vision.detections import UNREAD, Detections, Origin
 from vision.evidence import Evidence
@@ -30,14 +30,14 @@ from vision.sure_reads import frame_marks, lies_on_a_card, mid_face
 # Every threshold is ``InterpretConfig`` (vision/config.py), measured in docs/TUNING.md, "interpret".
 
 
-def cards_of(indices: Detections, card_boxes: Detections, config: InterpretConfig = DEFAULTS.interpret) -> Outlines:
+def cards_of(indices: Detections, card_boxes: Detections, config: InterpretConfig) -> Outlines:
     """The cards: each card read from its indices (``identify``), given its outline (``outlines``),
     then the card boxes no index was read on."""
     return assign_outlines(merge_indices(indices, card_boxes, config.same_card_diagonals), card_boxes, config)
 
 
 def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
-               config: InterpretConfig = DEFAULTS.interpret, layout_config: LayoutConfig = DEFAULTS.layout,
+               config: InterpretConfig, layout_config: LayoutConfig,
                ground: GroundCheck | None = None) -> Recognition:
     """The table from the cards (``cards_of``) and the read ``indices``: reads too unsure to name
     left unnamed, disputed corners said, weak evidence dropped, the cards laid out in groups
@@ -55,8 +55,8 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
                            cards.in_photo_pixels(cards.data[INDEX_BOX]))
     layout = arrange(cards, config=layout_config)
     counts, said_twice = cards_seen_twice(cards)
-    named, said_unsure = name_cards(cards, disputed, counts, config.confirm_below, one_corner,
-                                    config.one_corner_factor, evidence)
+    named, said_unsure = name_cards(cards, disputed, counts, config.confirm_below, config.one_corner_factor,
+                                    one_corner, evidence)
     ordered, groups = in_groups(layout, named, cards.codes)
     unread, said_unread = unread_boxes(cards, guess)
     notices = (*overall(len(ordered), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
@@ -187,8 +187,7 @@ def evidence_of(cards: Detections, disputed: np.ndarray, index_score: np.ndarray
 
 
 def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, confirm_below: float,
-               one_corner: np.ndarray | None = None,
-               one_corner_factor: float = DEFAULTS.interpret.one_corner_factor,
+               one_corner_factor: float, one_corner: np.ndarray | None = None,
                evidence: list[Evidence | None] | None = None
                ) -> tuple[dict[int, RecognizedCard], tuple[Notice, ...]]:
     """The named rows as cards with boxes in photo pixels, flagged to confirm when read under

@@ -13,7 +13,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CLASS
-from vision.config import DEFAULTS, DetectConfig, InterpretConfig
+from vision.config import DetectConfig, InterpretConfig
 from vision.detections import Detections, Origin
 from vision.geometry import INDEX_CENTRE_IN_BOX
 from vision.letterbox import Letterbox
@@ -25,7 +25,7 @@ from vision.postprocess import decode_raw, nms
 
 
 def shadow_cards(raw: np.ndarray, letterbox: Letterbox, width: int, height: int, kept: Detections,
-                 min_score: float, config: DetectConfig = DEFAULTS.detect) -> Detections:
+                 min_score: float, config: DetectConfig) -> Detections:
     """Card boxes (photo pixels) NMS at ``config.nms_iou`` suppressed that a looser NMS
     (``config.suppressed_iou``) keeps, as card rows of origin ``Origin.SUPPRESSED``."""
     candidates = decode_raw(raw, min_score, config.max_candidates)
@@ -53,8 +53,7 @@ def _corner_gap(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     return gaps / np.maximum(np.minimum(w, h), 1.0)[None, :]
 
 
-def restore(shadows: Detections, cards: Detections, indices: Detections,
-            config: InterpretConfig = DEFAULTS.interpret) -> Detections:
+def restore(shadows: Detections, cards: Detections, indices: Detections, config: InterpretConfig) -> Detections:
     """The shadow boxes to give back as card boxes: each sure read goes to the box (the shadow or
     its keeper, the kept box it overlaps most) where it sits as a corner index; a shadow comes back
     when both hold reads and the shadow's say another card, one no kept box holds at a corner."""

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision import boxes
-from vision.config import DEFAULTS, LayoutConfig
+from vision.config import LayoutConfig
 from vision.detections import UNREAD, Detections
 from vision.notices import Code, Notice
 from vision.results import ROLE_ORDER, Role
@@ -68,7 +68,7 @@ class Layout:
     dealer: int | None = None  # index in ``groups`` of the dealer's hand (the hand next to the crib), when clear
 
 
-def apparent_aspect(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) -> float:
+def apparent_aspect(xyxy: np.ndarray, config: LayoutConfig) -> float:
     """Card width/height as it appears in this photo (camera tilt squashes it): the most
     elongated boxes are the cards lying square to the frame, whose box shows the true aspect."""
     size = xyxy[:, 2:] - xyxy[:, :2]
@@ -76,7 +76,7 @@ def apparent_aspect(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) ->
     return float(np.clip(np.percentile(ratios, 10), *config.aspect_range_w_over_h))
 
 
-def card_widths(xyxy: np.ndarray, aspect: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> np.ndarray:
+def card_widths(xyxy: np.ndarray, config: LayoutConfig, aspect: float | None = None) -> np.ndarray:
     """The width of the card in each axis-aligned box, whatever its rotation.
 
     A w x h card turned by t has a box W = w|cos t| + h|sin t|, H = w|sin t| + h|cos t|, so
@@ -137,7 +137,7 @@ def _merge_fragments(groups: list[list[int]], centres: np.ndarray, reach: float)
         groups = best[1]
 
 
-def overlapping(xyxy: np.ndarray, config: LayoutConfig = DEFAULTS.layout) -> np.ndarray:
+def overlapping(xyxy: np.ndarray, config: LayoutConfig) -> np.ndarray:
     """(N, N) whether two cards' boxes overlap by ``overlap_link`` of the smaller one."""
     inside = boxes.box_containment(xyxy, xyxy)  # share of row's box inside column's box
     touching = np.maximum(inside, inside.T) >= config.overlap_link
@@ -182,7 +182,7 @@ def _detached_card(rows: list[int], xyxy: np.ndarray, config: LayoutConfig) -> i
     return leaves[0]
 
 
-def cluster(xyxy: np.ndarray, link_distance: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> list[list[int]]:
+def cluster(xyxy: np.ndarray, config: LayoutConfig, link_distance: float | None = None) -> list[list[int]]:
     """Groups of cards: single linkage on centre distance (``link_distance`` card widths, the
     width estimated from the boxes whatever the cards' rotation), then groups whose size fits
     no role are cut at their longest links. Members are ordered left to right."""
@@ -190,7 +190,7 @@ def cluster(xyxy: np.ndarray, link_distance: float | None = None, config: Layout
     n = len(xyxy)
     if n == 0:
         return []
-    width = float(np.median(card_widths(xyxy, config=config)))
+    width = float(np.median(card_widths(xyxy, config)))
     centres = boxes.centres(xyxy)
     rows = list(range(n))
     touching = overlapping(xyxy, config)
@@ -230,7 +230,7 @@ def _counted(members: list[int], read: np.ndarray, xyxy: np.ndarray, config: Lay
     return count
 
 
-def arrange(cards: Detections, link_distance: float | None = None, config: LayoutConfig = DEFAULTS.layout) -> Layout:
+def arrange(cards: Detections, config: LayoutConfig, link_distance: float | None = None) -> Layout:
     """Groups and roles for the cards (``Group.members`` are their rows). Cards whose index was
     not read count for group sizes; groups of unread cards only (card backs, a pack) get no role,
     and one such group alone is taken for the pack (where the dealer sits)."""
@@ -254,7 +254,7 @@ def _table_groups(xyxy: np.ndarray, read: np.ndarray, link_distance: float | Non
                   config: LayoutConfig) -> tuple[list[list[int]], list[list[int]], tuple[Notice, ...]]:
     """The groups holding a read card, a starter pushed against a hand taken apart; the groups of
     unread boxes only; and the notice of a starter taken apart."""
-    clustered = cluster(xyxy, link_distance, config)
+    clustered = cluster(xyxy, config, link_distance)
     components = [g for g in clustered if read[g].any()]
     sizes = [_counted(g, read, xyxy, config) for g in components]
     if 1 not in sizes and sizes.count(5) == 1:

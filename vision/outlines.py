@@ -6,7 +6,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CLASS
-from vision.config import DEFAULTS, InterpretConfig
+from vision.config import InterpretConfig
 from vision.detections import UNREAD, Detections
 from vision.geometry import CARD_ASPECT
 from vision.identify import Identities, typical_card_diagonal
@@ -128,8 +128,7 @@ CORNERS = "corners"  # how many of its indices the reader read surely as its cod
 INDEX_BOX = "index_box"  # (N, 4) its best index's box (decoded pixels; zeros if unread)
 
 
-def assign_outlines(identities: Identities, card_boxes: Detections,
-                    config: InterpretConfig = DEFAULTS.interpret) -> Outlines:
+def assign_outlines(identities: Identities, card_boxes: Detections, config: InterpretConfig) -> Outlines:
     """Give each card read from its indices the card box that fits them best: the one-to-one
     assignment of least total ``_fit_cost`` among the boxes holding all of a card's indices
     (a card left without a box costs ``unassigned_cost``). A reading left without a box whose

@@ -27,7 +27,7 @@ import numpy as np
 
 from vision import boxes
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS, PhantomConfig
+from vision.config import PhantomConfig
 from vision.detections import Detections
 from vision.notices import Code, Notice
 from vision.results import RecognizedCard
@@ -50,7 +50,7 @@ class Reading:
 
 
 def readings(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
-             config: PhantomConfig = DEFAULTS.phantoms) -> list[Reading]:
+             config: PhantomConfig) -> list[Reading]:
     """Per card: the read index boxes showing its code inside its outline, whether the outline
     is a detector's card box, and the reader's probability for its surest index (photo pixels:
     ``indices`` and ``card_boxes`` each in their own frame, the cards' boxes in photo pixels)."""
@@ -101,7 +101,7 @@ def same_index_share(box: np.ndarray, others: np.ndarray) -> float:
 
 
 def in_a_column(phantom: Reading, reading: Reading, others: np.ndarray,
-                config: PhantomConfig = DEFAULTS.phantoms) -> bool:
+                config: PhantomConfig) -> bool:
     """Whether other indices lie beside the phantom's: a stack's or a fan's column of indices,
     where each is a card of its own, not one lone second reading. ``others``: the read index boxes
     showing neither code (a box over the phantom's or the card's own index is that index again)."""
@@ -115,7 +115,7 @@ def in_a_column(phantom: Reading, reading: Reading, others: np.ndarray,
 
 
 def where_it_lies(phantom: Reading, card: RecognizedCard, reading: Reading, others: np.ndarray,
-                  config: PhantomConfig = DEFAULTS.phantoms) -> str | None:
+                  config: PhantomConfig) -> str | None:
     """Where ``phantom``'s index lies on ``card`` (read from ``reading``): on its index, at its
     other corner, on its face, or None (not on it, or in a column of indices: another card's
     corner). ``others``: the photo's read index boxes showing neither code (photo pixels)."""
@@ -136,7 +136,7 @@ def where_it_lies(phantom: Reading, card: RecognizedCard, reading: Reading, othe
     return None
 
 
-def same_outline(box, other, config: PhantomConfig = DEFAULTS.phantoms) -> bool:
+def same_outline(box, other, config: PhantomConfig) -> bool:
     """Whether two outlines are one card's: the detector boxed one card twice, a little apart."""
     return float(boxes.box_iou(np.asarray([box], np.float64), np.asarray([other], np.float64))[0, 0]) >= \
         config.same_card_iou
@@ -151,7 +151,7 @@ def misread_of(phantom: RecognizedCard, card: RecognizedCard) -> bool:
 
 
 def drop_phantoms(cards: Sequence[RecognizedCard], indices: Detections, card_boxes: Detections,
-                  config: PhantomConfig = DEFAULTS.phantoms) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
+                  config: PhantomConfig) -> tuple[tuple[RecognizedCard, ...], tuple[Notice, ...]]:
     """The cards without the phantoms (see the module docstring), and a notice for each phantom
     dropped: (its code, its confidence, the card it lies on, where: "index", "corner" or "face")."""
     cards = tuple(cards)

@@ -99,8 +99,8 @@ class Recognizer:
 
     def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
         read = self.settings.read
-        return read_indices(self.classifier.run, pixels, indices, self.crop_size, self.crop_margin, read.margin_scales,
-                            read.recheck_below)
+        return read_indices(self.classifier.run, pixels, indices, self.crop_size, self.crop_margin,
+                            scales=read.margin_scales, recheck_below=read.recheck_below)
 
     def read(self, pixels: np.ndarray, candidates: Candidates) -> Reads:
         """The candidates' indices read, and the card boxes with the suppressed ones whose corners

@@ -5,16 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from vision.boxes import box_iou
-from vision.config import DEFAULTS
 from vision.detections import Detections
 from vision.letterbox import Letterbox
 
-# The defaults are DetectConfig's: rows under its candidate_score never reach NMS (ultralytics'
-# predict default); max_candidates bounds NMS time on a pathological output.
+# The thresholds are the caller's, DetectConfig's: rows under its candidate_score never reach NMS
+# (ultralytics' predict default); max_candidates bounds NMS time on a pathological output.
 
 
-def decode_raw(raw: np.ndarray, min_score: float = DEFAULTS.detect.candidate_score,
-               max_candidates: int = DEFAULTS.detect.max_candidates) -> Detections:
+def decode_raw(raw: np.ndarray, min_score: float, max_candidates: int) -> Detections:
     """Rows of a 1x(4+C)xN ultralytics output whose best class scores ``>= min_score``,
     as xyxy boxes in detector-input pixels."""
     raw = np.asarray(raw, dtype=np.float32)
@@ -32,7 +30,7 @@ def decode_raw(raw: np.ndarray, min_score: float = DEFAULTS.detect.candidate_sco
     return Detections(xyxy, confidence[keep], class_id[keep])
 
 
-def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = DEFAULTS.detect.nms_iou) -> np.ndarray:
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
     """Greedy non-maximum suppression; indices of the kept boxes, best score first."""
     order = np.argsort(-np.asarray(scores), kind="stable")
     if len(order) == 0:
@@ -48,7 +46,7 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float = DEFAULTS.de
     return order[np.asarray(keep, dtype=np.int64)]
 
 
-def nms_per_class(detections: Detections, iou_threshold: float = DEFAULTS.detect.nms_iou) -> Detections:
+def nms_per_class(detections: Detections, iou_threshold: float) -> Detections:
     """NMS within each class (an index inside a card box never suppresses that card)."""
     kept = []
     for class_id in np.unique(detections.class_id):
@@ -61,8 +59,7 @@ def nms_per_class(detections: Detections, iou_threshold: float = DEFAULTS.detect
 
 
 def postprocess(raw: np.ndarray, letterbox: Letterbox, width: int, height: int,
-                min_score: float = DEFAULTS.detect.candidate_score, iou_threshold: float = DEFAULTS.detect.nms_iou,
-                max_candidates: int = DEFAULTS.detect.max_candidates) -> Detections:
+                min_score: float, iou_threshold: float, max_candidates: int) -> Detections:
     """Raw detector output -> NMS'd detections in photo pixels (degenerate boxes dropped)."""
     candidates = decode_raw(raw, min_score, max_candidates)
     in_photo = Detections(letterbox.to_photo(candidates.xyxy, width, height),

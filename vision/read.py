@@ -7,7 +7,6 @@ from typing import Callable
 import numpy as np
 
 from vision.classes import CARD_CODES
-from vision.config import DEFAULTS
 from vision.crops import CROP_MARGIN, CROP_SIZE, crop_square, crops_to_tensor
 from vision.detections import Detections
 
@@ -31,9 +30,8 @@ def index_crops(pixels_bgr: np.ndarray, indices: Detections, size: int = CROP_SI
 
 
 def index_log_probs(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
-                    size: int = CROP_SIZE, margin: float = CROP_MARGIN,
-                    scales: tuple[float, ...] = DEFAULTS.read.margin_scales,
-                    recheck_below: float = DEFAULTS.read.recheck_below) -> np.ndarray:
+                    size: int = CROP_SIZE, margin: float = CROP_MARGIN, *,
+                    scales: tuple[float, ...], recheck_below: float) -> np.ndarray:
     """(N, 52) log-probabilities of each index's card: the crop at ``margin * scales[0]``, and for
     reads below ``recheck_below`` the mean over every scale."""
     if len(indices) == 0:
@@ -63,11 +61,10 @@ def read_logits(indices: Detections, logits: np.ndarray) -> Detections:
 
 
 def read_indices(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
-                 size: int = CROP_SIZE, margin: float = CROP_MARGIN,
-                 scales: tuple[float, ...] = DEFAULTS.read.margin_scales,
-                    recheck_below: float = DEFAULTS.read.recheck_below) -> Detections:
+                 size: int = CROP_SIZE, margin: float = CROP_MARGIN, *,
+                 scales: tuple[float, ...], recheck_below: float) -> Detections:
     """The index rows with the card each one shows (best and runner-up)."""
     if len(indices) == 0:
         return indices
-    return read_logits(indices, index_log_probs(run_classifier, pixels_bgr, indices, size, margin, scales,
-                                                recheck_below))
+    return read_logits(indices, index_log_probs(run_classifier, pixels_bgr, indices, size, margin, scales=scales,
+                                                recheck_below=recheck_below))

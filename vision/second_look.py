@@ -20,7 +20,7 @@ from vision import boxes
 from vision.classes import CARD_CODES, INDEX_CLASS, RANKS
 from vision.crops import crop_square, crops_to_tensor
 from vision.detections import Detections, Origin
-from vision.config import DEFAULTS, SecondLookConfig
+from vision.config import SecondLookConfig
 from vision.geometry import CARD_ASPECT, CARD_H, CARD_W, CORNER_BOXES
 from vision.read import RunClassifier, softmax
 
@@ -41,10 +41,8 @@ class Look:
     pips: int | None
 
 
-def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = DEFAULTS.second_look.sure,
-                     min_score: float = DEFAULTS.interpret.unread_card_score,
-                     inside_share: float = DEFAULTS.interpret.inside_share,
-                     max_looks: int = DEFAULTS.second_look.max_looks) -> np.ndarray:
+def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float, min_score: float,
+                     inside_share: float, max_looks: int) -> np.ndarray:
     """Indices (rows of ``card_boxes``) of the cards whose box holds no sure index read, among the
     boxes the detector is sure enough of to report (``min_score``, as interpret reports unread ones)."""
     if len(card_boxes) == 0:
@@ -59,7 +57,7 @@ def boxes_to_look_at(card_boxes: Detections, indices: Detections, sure: float = 
     return rows[np.argsort(-card_boxes.confidence[rows], kind="stable")][:max_looks]
 
 
-def card_outline(pixels: np.ndarray, box, config: SecondLookConfig = DEFAULTS.second_look) -> np.ndarray | None:
+def card_outline(pixels: np.ndarray, box, config: SecondLookConfig) -> np.ndarray | None:
     """The card's four corners (photo pixels, float32 4x2) found inside its box, or None."""
     h, w = pixels.shape[:2]
     x1, y1, x2, y2 = box
@@ -115,8 +113,7 @@ def _portrait_order(quad: np.ndarray) -> np.ndarray:
     return quad
 
 
-def upright_card(pixels: np.ndarray, quad: np.ndarray,
-                 oversample: float = DEFAULTS.second_look.oversample) -> tuple[np.ndarray, np.ndarray]:
+def upright_card(pixels: np.ndarray, quad: np.ndarray, oversample: float) -> tuple[np.ndarray, np.ndarray]:
     """The card turned upright at CARD_W x CARD_H, and the map from card to photo pixels."""
     quad = _portrait_order(quad)
     short = float(np.linalg.norm(quad[1] - quad[0]))
@@ -148,7 +145,7 @@ def corner_crops(card: np.ndarray, size: int, margin: float) -> list[np.ndarray]
     return crops
 
 
-def count_pips(card: np.ndarray, config: SecondLookConfig = DEFAULTS.second_look) -> int | None:
+def count_pips(card: np.ndarray, config: SecondLookConfig) -> int | None:
     """Pips on the face of an upright number card (2-10), or None when the face is not a plain
     number card's (a court's picture, an ace's single large pip, or nothing clear)."""
     gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
@@ -177,7 +174,7 @@ def count_pips(card: np.ndarray, config: SecondLookConfig = DEFAULTS.second_look
 
 
 def look(run_classifier: RunClassifier, pixels: np.ndarray, box, size: int, margin: float,
-         config: SecondLookConfig = DEFAULTS.second_look) -> tuple[Look, np.ndarray | None]:
+         config: SecondLookConfig) -> tuple[Look, np.ndarray | None]:
     """Read one card box again; returns the look and the box of its read corner (photo pixels)."""
     quad = card_outline(pixels, box, config)
     outline_found = quad is not None
@@ -225,10 +222,8 @@ def _less_sure_than_the_first_pass(indices: Detections, sureness: np.ndarray, in
 
 
 def second_look(run_classifier: RunClassifier, pixels: np.ndarray, card_boxes: Detections, indices: Detections,
-                size: int, margin: float, sure: float | None = None,
-                min_score: float = DEFAULTS.interpret.unread_card_score,
-                config: SecondLookConfig = DEFAULTS.second_look,
-                inside_share: float = DEFAULTS.interpret.inside_share) -> tuple[Detections, int]:
+                size: int, margin: float, sure: float | None = None, *, config: SecondLookConfig,
+                min_score: float, inside_share: float) -> tuple[Detections, int]:
     """The index rows with the second look's reads added (and the first pass's unsure reads inside a
     card the second look read surely removed), and how many cards were looked at."""
     sure = config.sure if sure is None else sure

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import boxes
-from vision.config import DEFAULTS, InterpretConfig
+from vision.config import InterpretConfig
 from vision.detections import UNREAD, Detections
 
 # The reader probabilities (``sure_reader``, ``lone_sure_reader``) and the depths, overlaps and
@@ -37,7 +37,7 @@ def edge_depth(points: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
 
 
 def lies_on_a_card(cards: Detections, estimated: np.ndarray, index_centre: np.ndarray,
-                   config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
+                   config: InterpretConfig) -> np.ndarray:
     """(N,) whether each card without a box of its own (``estimated``) has its index where a
     corner index of a half-hidden card lies: on a card that has a box, near that box's edge (the
     lower card of an overlapping pair, a fan's hidden card). Not deep in another card's face (a pip,
@@ -72,7 +72,7 @@ def _diagonal(points: np.ndarray, box: np.ndarray, quadrant: float) -> np.ndarra
 
 
 def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections,
-                config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
+                config: InterpretConfig) -> np.ndarray:
     """(N,) whether each read card is a court's frame marks on another read card: the two cards'
     boxes coincide (``coincident_iou``), that card lies square to the frame (``square_on``) with its index
     in a corner on its box's index diagonal, and the indices read as this card in that box lie in
@@ -98,7 +98,7 @@ def frame_marks(cards: Detections, index_centre: np.ndarray, indices: Detections
     return out
 
 
-def mid_face(cards: Detections, index_centre: np.ndarray, config: InterpretConfig = DEFAULTS.interpret) -> np.ndarray:
+def mid_face(cards: Detections, index_centre: np.ndarray, config: InterpretConfig) -> np.ndarray:
     """(N,) whether each read card is a mark on another read card's face: its box lies inside
     that card's box (``inside_share`` of its area) and its index deep in that card's face (deeper
     than ``mark_depth``), and that card larger (by more than ``mark_size_tie`` of its area): a

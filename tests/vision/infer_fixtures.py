@@ -252,10 +252,13 @@ def record_scene(recognizer, image_path: Path, out_npz: Path) -> None:
     letterbox = Letterbox.fit(width, height, recognizer.detector_size)
     raw = recognizer.detector.run(letterbox.to_tensor(pixels))
     raw = raw[:, :, raw[0, 4:].max(axis=0) >= 0.01]
-    indices = postprocess(raw, letterbox, width, height).of_class(INDEX_CLASS)
+    detect, read = recognizer.settings.detect, recognizer.settings.read
+    indices = postprocess(raw, letterbox, width, height, detect.candidate_score, detect.nms_iou,
+                          detect.max_candidates).of_class(INDEX_CLASS)
     from vision.read import index_log_probs
 
-    logits = index_log_probs(recognizer.classifier.run, pixels, indices, recognizer.crop_size, recognizer.crop_margin)
+    logits = index_log_probs(recognizer.classifier.run, pixels, indices, recognizer.crop_size, recognizer.crop_margin,
+                             scales=read.margin_scales, recheck_below=read.recheck_below)
     np.savez_compressed(out_npz, raw=raw.astype(np.float32), logits=logits.astype(np.float32),
                         size=np.array([width, height]), imgsz=np.array(recognizer.detector_size))
 

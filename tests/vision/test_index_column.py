@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
+from vision.config import DEFAULTS
 from vision.detections import Detections
 from vision.index_column import cards_on_index_columns, column_gaps, look_in_gaps
 from vision.notices import Code
@@ -16,6 +17,7 @@ from vision.results import RecognizedCard
 # lie on one line at a steady step.
 STEP = np.array([36.0, 4.0])
 CODES = ("3C", "7H", "QS", "9D", "2S", "KH")
+COLUMN, PHANTOMS = DEFAULTS.index_column, DEFAULTS.phantoms  # the standard settings
 
 
 def index_box(i: int) -> tuple[float, ...]:
@@ -46,7 +48,7 @@ TOP_BOX = Detections(np.array([card_box(5)], np.float32), [0.9], [CARD_CLASS])
 def test_a_sure_read_on_the_column_that_no_card_claims_is_a_card():
     # interpret dropped the 7H's sure read (merged into its neighbour as a disputed corner)
     indices = index_rows([(i, 0.8, CODES[i], 0.95) for i in range(6)])
-    cards, said = cards_on_index_columns(fan([0, 2, 3, 4, 5]), indices, TOP_BOX)
+    cards, said = cards_on_index_columns(fan([0, 2, 3, 4, 5]), indices, TOP_BOX, COLUMN, PHANTOMS)
     assert [c.card for c in cards] == ["3C", "QS", "9D", "2S", "KH", "7H"]
     added = cards[-1]
     assert added.confirm and abs(added.confidence - 0.76) < 1e-6
@@ -57,19 +59,20 @@ def test_a_sure_read_on_the_column_that_no_card_claims_is_a_card():
 def test_reads_off_the_column_or_unsure_or_claimed_are_not_cards():
     cards = fan([0, 2, 3, 4, 5])
     unsure = index_rows([(i, 0.8, CODES[i], 0.95) for i in (0, 2, 3, 4, 5)] + [(1, 0.6, "7H", 0.6)])
-    assert len(cards_on_index_columns(cards, unsure, TOP_BOX)[0]) == 5  # 0.36 sure: not enough
+    assert len(cards_on_index_columns(cards, unsure, TOP_BOX, COLUMN, PHANTOMS)[0]) == 5  # 0.36 sure: not enough
     claimed = index_rows([(i, 0.8, CODES[i], 0.95) for i in range(6)])
-    assert len(cards_on_index_columns(fan(range(6)), claimed, TOP_BOX)[0]) == 6  # 7H already a card
+    assert len(cards_on_index_columns(fan(range(6)), claimed, TOP_BOX, COLUMN, PHANTOMS)[0]) == 6  # 7H already a card
     far = Detections(np.array([(600, 500, 624, 548)], np.float32), [0.8], [INDEX_CLASS], [CARD_INDEX["7H"]], [0.95])
     off = Detections.concatenate([index_rows([(i, 0.8, CODES[i], 0.95) for i in (0, 2, 3, 4, 5)]), far])
-    assert len(cards_on_index_columns(cards, off, TOP_BOX)[0]) == 5  # away from the column: a chip, a label
+    # away from the column: a chip, a label
+    assert len(cards_on_index_columns(cards, off, TOP_BOX, COLUMN, PHANTOMS)[0]) == 5
 
 
 def test_a_gap_in_the_column_is_read_again():
     # the detector found no index at position 1: the column skips a step there
     indices = index_rows([(i, 0.8, CODES[i], 0.95) for i in (0, 2, 3, 4, 5)])
     cards = fan([0, 2, 3, 4, 5])
-    gaps = column_gaps(cards, indices, TOP_BOX)
+    gaps = column_gaps(cards, indices, TOP_BOX, COLUMN, PHANTOMS)
     assert len(gaps[0]) == 1 and np.allclose(gaps[0][0], index_box(1), atol=1.0)
     looked_at = []
 
@@ -77,10 +80,11 @@ def test_a_gap_in_the_column_is_read_again():
         looked_at.append(np.asarray(index_boxes))
         return [("7H", 0.93, "7D", 0.03)] * len(index_boxes)
 
-    found, said = look_in_gaps(cards, gaps, reader)
+    found, said = look_in_gaps(cards, gaps, reader, COLUMN)
     assert [c.card for c in found][-1] == "7H" and found[-1].confirm
     assert said[0].code == Code.COLUMN_CARD and len(looked_at) == 1
     unsure_reader = lambda index_boxes: [("7H", 0.5, "7D", 0.3)] * len(index_boxes)  # noqa: E731
-    assert len(look_in_gaps(cards, gaps, unsure_reader)[0]) == 5
+    assert len(look_in_gaps(cards, gaps, unsure_reader, COLUMN)[0]) == 5
     # a column with no gap has nothing to look at
-    assert len(column_gaps(fan(range(6)), index_rows([(i, 0.8, CODES[i], 0.95) for i in range(6)]), TOP_BOX)[0]) == 0
+    whole = index_rows([(i, 0.8, CODES[i], 0.95) for i in range(6)])
+    assert len(column_gaps(fan(range(6)), whole, TOP_BOX, COLUMN, PHANTOMS)[0]) == 0

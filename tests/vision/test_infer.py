@@ -59,12 +59,12 @@ def test_a_cards_reader_probability_is_its_best_index_read_not_score_times_proba
     scores = np.linspace(0.3, 0.9, len(indices)).astype(np.float32)
     indices = Detections(indices.xyxy, scores, indices.class_id, indices.card_id, indices.card_confidence,
                          indices.runner_up_id, indices.runner_up_confidence)
-    identities = merge_indices(indices, cards)
+    identities = merge_indices(indices, cards, DEFAULTS.interpret.same_card_diagonals)
     for row, members in enumerate(identities.members):
         best = members[int(np.argmax(scores[members]))]
         assert identities.cards.reader[row] == pytest.approx(0.7)
         assert identities.cards.card_confidence[row] == pytest.approx(scores[best] * 0.7)
-    outlined = assign_outlines(identities, cards)
+    outlined = assign_outlines(identities, cards, DEFAULTS.interpret)
     assert outlined.cards.reader.tolist() == pytest.approx([0.7] * len(codes))
     assert outlined.cards.card_confidence == pytest.approx(outlined.cards.data[INDEX_SCORE] * 0.7)
 
@@ -79,7 +79,8 @@ def test_every_box_says_where_it_came_from():
     lower, _ = card_geometry(250, 250)
     raw = raw_output_for(np.array([upper, lower, upper_tl], np.float32), [CARD_CLASS, CARD_CLASS, INDEX_CLASS],
                          [0.9, 0.8, 0.4])
-    detections, _, _ = detect(lambda batch: raw, 512, np.zeros((512, 512, 3), np.uint8), zoom=True)
+    detections, _, _ = detect(lambda batch: raw, 512, np.zeros((512, 512, 3), np.uint8), zoom=True,
+                              config=DEFAULTS.detect)
     candidates = Candidates.of(detections)
     assert set(candidates.indices.origin.tolist()) == {Origin.FIRST_PASS, Origin.CLOSER}  # an unsure index: a closer look
     assert candidates.cards.origin.tolist() == [Origin.FIRST_PASS]
@@ -125,14 +126,14 @@ def test_letterbox_round_trip_of_boxes():
 
 def test_nms_keeps_best_of_overlaps_and_separate_boxes():
     boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30], [0, 0, 10, 9]], np.float32)
-    assert nms(boxes, np.array([0.8, 0.9, 0.5, 0.7])).tolist() == [1, 2]
+    assert nms(boxes, np.array([0.8, 0.9, 0.5, 0.7]), DEFAULTS.detect.nms_iou).tolist() == [1, 2]
     assert box_iou(boxes[:1], boxes[2:3]).tolist() == [[0.0]]
-    assert nms(np.zeros((0, 4), np.float32), np.zeros(0)).tolist() == []
+    assert nms(np.zeros((0, 4), np.float32), np.zeros(0), DEFAULTS.detect.nms_iou).tolist() == []
 
 
 def test_nms_is_per_class():
     d = Detections([[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]], [0.9, 0.8, 0.7], [0, 1, 1])
-    kept = nms_per_class(d)
+    kept = nms_per_class(d, DEFAULTS.detect.nms_iou)
     assert sorted(kept.class_id.tolist()) == [0, 1]
     assert kept.confidence.tolist() == pytest.approx([0.9, 0.8])
 
@@ -145,14 +146,15 @@ def test_postprocess_recovers_the_boxes_of_a_scene():
     lb = Letterbox.fit(1280, 960, 640)
     inp = photo_boxes * lb.gain + [lb.pad_left, lb.pad_top] * 2
     raw = raw_output_for(inp, classes, np.full(len(classes), 0.9), n_anchors=300)
-    out = postprocess(raw, lb, 1280, 960)
+    out = postprocess(raw, lb, 1280, 960, DEFAULTS.detect.candidate_score, DEFAULTS.detect.nms_iou,
+                      DEFAULTS.detect.max_candidates)
     assert len(out) == len(photo_boxes)
     for cls in (CARD_CLASS, INDEX_CLASS):
         got, want = out.of_class(cls).xyxy, photo_boxes[np.array(classes) == cls]
         assert (box_iou(want, got).max(axis=1) > 0.97).all()
-    assert len(decode_raw(raw, min_score=0.95)) == 0
+    assert len(decode_raw(raw, 0.95, DEFAULTS.detect.max_candidates)) == 0
     with pytest.raises(ValueError, match="shape"):
-        decode_raw(np.zeros((6, 10), np.float32))
+        decode_raw(np.zeros((6, 10), np.float32), DEFAULTS.detect.candidate_score, DEFAULTS.detect.max_candidates)
 
 
 # ---- classification, merging, outlines ----------------------------------------------------------
@@ -173,10 +175,10 @@ def test_softmax_and_runner_up():
 def test_two_corner_indices_make_one_card_with_its_box():
     codes, card_boxes, index_boxes, _ = table("fan")
     indices, cards = detections_for(codes, card_boxes, index_boxes)
-    identities = merge_indices(indices, cards)
+    identities = merge_indices(indices, cards, DEFAULTS.interpret.same_card_diagonals)
     assert sorted(identities.cards.codes) == sorted(codes)
     assert all(len(m) == 2 for m in identities.members)
-    outlines = assign_outlines(identities, cards)
+    outlines = assign_outlines(identities, cards, DEFAULTS.interpret)
     outlined = outlines.cards
     assert not outlined.data[ESTIMATED].any() and (outlined.data[DISPUTED] == UNREAD).all()
     for code, box in zip(codes, card_boxes):
@@ -189,7 +191,7 @@ def test_four_indices_of_one_card_merge():
     card, (a, b) = card_boxes[0], index_boxes[0]
     other_corners = [[a[0], b[1], a[2], b[3]], [b[0], a[1], b[2], a[3]]]
     indices, cards = detections_for([codes[0]], card[None], [[a, b, *other_corners]])
-    identities = merge_indices(indices, cards)
+    identities = merge_indices(indices, cards, DEFAULTS.interpret.same_card_diagonals)
     assert identities.cards.codes == [codes[0]] and len(identities.members[0]) == 4
 
 
@@ -208,8 +210,8 @@ def test_card_box_missed_by_the_detector_gets_an_estimated_box():
     codes, card_boxes, index_boxes, _ = table("hand_starter")
     indices, cards = detections_for(codes, card_boxes, index_boxes)
     without_starter_box = cards[np.arange(len(cards)) != codes.index("5D")]
-    identities = merge_indices(indices, without_starter_box)
-    outlines = assign_outlines(identities, without_starter_box)
+    identities = merge_indices(indices, without_starter_box, DEFAULTS.interpret.same_card_diagonals)
+    outlines = assign_outlines(identities, without_starter_box, DEFAULTS.interpret)
     outlined = outlines.cards
     estimated = outlined.data[ESTIMATED]
     row = outlined.codes.index("5D")
@@ -299,14 +301,16 @@ def test_unsure_indices_are_read_again_from_wider_crops_and_averaged():
             return np.stack([sure, unsure])
         return np.stack([wider] * len(batch))
 
-    probs = np.exp(index_log_probs(classifier, pixels, indices, 64, 1.25))
+    probs = np.exp(index_log_probs(classifier, pixels, indices, 64, 1.25, scales=READ_MARGIN_SCALES,
+                                   recheck_below=DEFAULTS.read.recheck_below))
     assert batches == [(2, 3, 64, 64), ((len(READ_MARGIN_SCALES) - 1), 3, 64, 64)]  # only the unsure one again
     assert probs[0].argmax() == CARD_INDEX["5H"] and probs[0].max() > 0.99
     first = softmax(unsure[None])[0]
     expected = (first + (len(READ_MARGIN_SCALES) - 1) * softmax(wider[None])[0]) / len(READ_MARGIN_SCALES)
     assert np.allclose(probs[1], expected, atol=1e-5) and probs[1].argmax() == CARD_INDEX["8H"]
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
-    assert index_log_probs(classifier, pixels, indices[:0]).shape == (0, 52)
+    assert index_log_probs(classifier, pixels, indices[:0], scales=READ_MARGIN_SCALES,
+                           recheck_below=DEFAULTS.read.recheck_below).shape == (0, 52)
 
 
 def _with_confirm_below(value: float):

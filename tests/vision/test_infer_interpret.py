@@ -131,28 +131,28 @@ def test_only_cards_without_a_sure_index_get_a_closer_look():
     cards = Detections([[0, 0, 100, 140], [200, 0, 300, 140], [400, 0, 500, 140]], None, None)
     scores = [SURE_INDEX + 0.1, SURE_INDEX - 0.1, 0.99]  # sure on card 0, unsure on 1, none on 2
     indices = Detections([[5, 5, 20, 30], [205, 5, 220, 30], [600, 600, 610, 620]], scores, None)
-    assert cards_to_look_at_closer(cards, indices).tolist() == [False, True, True]
-    assert cards_to_look_at_closer(cards, indices[:0]).tolist() == [True, True, True]
+    assert cards_to_look_at_closer(cards, indices, SURE_INDEX).tolist() == [False, True, True]
+    assert cards_to_look_at_closer(cards, indices[:0], SURE_INDEX).tolist() == [True, True, True]
     assert cards_to_look_at_closer(cards, indices, sure=0.0).tolist() == [False, False, True]
 
 
 def test_zoom_regions_cover_the_cards_closer():
     from vision.detect import zoom_regions
 
-    assert zoom_regions(Detections.empty(), 1280, 960) == []
+    assert zoom_regions(Detections.empty(), 1280, 960, 512, DEFAULTS.detect) == []
     close = Detections([[400, 300, 500, 440], [520, 310, 620, 450]], None, None)
-    [(x1, y1, x2, y2)] = zoom_regions(close, 1280, 960)
+    [(x1, y1, x2, y2)] = zoom_regions(close, 1280, 960, 512, DEFAULTS.detect)
     assert (x1, y1, x2, y2) == (348, 248, 672, 502)  # the union grown by 0.04 x 1280 = 51.2 px
     spread = Detections([[10, 10, 110, 150], [1150, 800, 1270, 950]], None, None)
-    tiles = zoom_regions(spread, 1280, 960)
+    tiles = zoom_regions(spread, 1280, 960, 512, DEFAULTS.detect)
     assert tiles == [(0, 0, 584, 584), (696, 376, 1280, 960)]  # only the tiles holding cards, sized for them
     # small cards all over the photo (a whole show): smaller tiles, a closer look, at most MAX_TILES
     from vision.detect import tile_size
     MAX_TILES = DEFAULTS.detect.max_tiles
 
     small = Detections([[x, y, x + 60, y + 84] for x in (20, 600, 1180) for y in (20, 850)], None, None)
-    tiles = zoom_regions(small, 1280, 960)
-    assert tile_size(small, 512) < 768 and len(tiles) <= MAX_TILES
+    tiles = zoom_regions(small, 1280, 960, 512, DEFAULTS.detect)
+    assert tile_size(small, 512, DEFAULTS.detect) < 768 and len(tiles) <= MAX_TILES
     assert all(x2 - x1 < 768 for x1, _, x2, _ in tiles)
     for x1, y1, x2, y2 in small.xyxy:  # every card lies whole in a tile
         assert any(tx1 <= x1 and ty1 <= y1 and x2 <= tx2 and y2 <= ty2 for tx1, ty1, tx2, ty2 in tiles)
@@ -253,8 +253,8 @@ def test_two_cards_of_one_size_are_never_a_mark_and_its_card():
                           card_confidence=np.array([0.9, 0.9]))
 
     centres = np.array([[200.0, 250.0], [210.0, 260.0]])  # each card's index read mid-face of the other
-    assert not mid_face(two_cards(1.0 - 1e-7), centres).any()   # one float step smaller: a tie
-    assert mid_face(two_cards(0.9), centres)[1]                  # clearly smaller and inside: a mark
+    assert not mid_face(two_cards(1.0 - 1e-7), centres, DEFAULTS.interpret).any()  # one float step smaller: a tie
+    assert mid_face(two_cards(0.9), centres, DEFAULTS.interpret)[1]                # clearly smaller and inside: a mark
 
 
 def test_a_read_under_the_floor_stays_named_when_the_reader_is_sure_of_it():

@@ -11,6 +11,7 @@ import pytest
 from infer_fixtures import cards_then_table
 from test_layout import groups_touch
 from vision.classes import CARD_CLASS, INDEX_CLASS
+from vision.config import DEFAULTS
 from vision.decode import Photo, read_photo
 from vision.read import read_logits
 from vision.letterbox import Letterbox
@@ -121,7 +122,9 @@ def test_recorded_model_outputs_replay_to_the_sidecar():
     recorded = np.load(RECORDED)
     width, height = (int(v) for v in recorded["size"])
     letterbox = Letterbox.fit(width, height, int(recorded["imgsz"]))
-    detections = postprocess(recorded["raw"], letterbox, width, height)
+    detect = DEFAULTS.detect
+    detections = postprocess(recorded["raw"], letterbox, width, height, detect.candidate_score, detect.nms_iou,
+                             detect.max_candidates)
     indices = read_logits(detections.of_class(INDEX_CLASS), recorded["logits"])
     photo = Photo(np.zeros((height, width, 3), np.uint8), width, height)
     result = cards_then_table(indices, detections.of_class(CARD_CLASS), photo, RECORDED_SAMPLE)
@@ -151,7 +154,8 @@ def test_detections_match_ultralytics_predict_on_the_same_onnx(recognizers, monk
                         np.round(result.boxes.xyxy.numpy(), 1).tolist()))
     letterbox = Letterbox.fit(pixels.shape[1], pixels.shape[0], recognizer.detector_size)
     detections = postprocess(recognizer.detector.run(letterbox.to_tensor(pixels)), letterbox,
-                             pixels.shape[1], pixels.shape[0], min_score=0.25, iou_threshold=0.6)
+                             pixels.shape[1], pixels.shape[0], min_score=0.25, iou_threshold=0.6,
+                             max_candidates=DEFAULTS.detect.max_candidates)
     ours = sorted(zip(detections.class_id.tolist(), np.round(detections.xyxy, 1).tolist()))
     assert len(ours) == len(theirs) > 0
     for (class_a, box_a), (class_b, box_b) in zip(ours, theirs):

@@ -9,6 +9,7 @@ import pytest
 
 from infer_fixtures import LAYOUTS, card_geometry, cards_then_table, detections_for, table
 from vision.classes import CARD_CLASS, CARD_INDEX
+from vision.config import DEFAULTS
 from vision.detections import UNREAD, Detections
 from vision.decode import photo_from_array
 from vision.layout import arrange, cluster
@@ -19,14 +20,16 @@ def _arrange(xyxy, read=None):
     """``arrange`` on card boxes given as an array; ``read`` marks the cards whose index was read."""
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
     read = np.ones(len(xyxy), bool) if read is None else np.asarray(read, bool)
-    return arrange(Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), np.where(read, 0, UNREAD)))
+    cards = Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), np.where(read, 0, UNREAD))
+    return arrange(cards, DEFAULTS.layout)
 
 
 def _arrange_codes(xyxy, codes):
     """``arrange`` on card boxes read as ``codes`` (None: a box with no index read, such as the pack)."""
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
     ids = np.array([UNREAD if c is None else CARD_INDEX[c] for c in codes])
-    return arrange(Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), ids)), codes
+    cards = Detections(xyxy, np.ones(len(xyxy)), np.full(len(xyxy), CARD_CLASS), ids)
+    return arrange(cards, DEFAULTS.layout), codes
 
 
 def _groups_by_role(layout, codes):
@@ -157,8 +160,9 @@ def test_a_group_of_unread_boxes_only_gets_no_role():
 def test_cluster_basics():
     # Card-shaped boxes (10 x 14): two side by side, one below the second, one far away.
     boxes = np.array([[0, 0, 10, 14], [13, 0, 23, 14], [13, 17, 23, 31], [100, 100, 110, 114]], np.float32)
-    assert cluster(boxes) == [[0, 1, 2], [3]] or sorted(map(sorted, cluster(boxes))) == [[0, 1, 2], [3]]
-    assert cluster(np.zeros((0, 4), np.float32)) == []
+    groups = cluster(boxes, DEFAULTS.layout)
+    assert groups == [[0, 1, 2], [3]] or sorted(map(sorted, groups)) == [[0, 1, 2], [3]]
+    assert cluster(np.zeros((0, 4), np.float32), DEFAULTS.layout) == []
 
 
 def test_empty_and_single_card_layouts():

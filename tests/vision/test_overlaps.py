@@ -119,7 +119,7 @@ def _lone_index_on(ground: str, code: str = "2S"):
     _printed_index(pixels, lone_box)
     lone = _index(lone_box, code, det=0.35, p=0.99)
     return cards_then_table(Detections.concatenate([indices, lone]), cards, photo_from_array(pixels), ground,
-                     ground=ground_check(pixels))
+                     ground=ground_check(pixels, DEFAULTS.ground))
 
 
 def test_a_sure_lone_index_printed_on_a_chip_is_not_a_card():
@@ -399,13 +399,13 @@ def test_a_suppressed_card_box_whose_corner_reads_another_card_comes_back():
     kept = Detections([upper], [0.9], [CARD_CLASS])
     shadow = Detections([lower], [0.8], [CARD_CLASS], origin=[Origin.SUPPRESSED])
     two = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "9C")])
-    back = restore(shadow, kept, two)
+    back = restore(shadow, kept, two, DEFAULTS.interpret)
     assert len(back) == 1 and back.class_id.tolist() == [CARD_CLASS] and np.allclose(back.xyxy[0], lower)
     assert back.origin.tolist() == [Origin.SUPPRESSED]  # where the box came from stays said
     one = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "5H")])  # the same card's box twice
-    assert len(restore(shadow, kept, one)) == 0
+    assert len(restore(shadow, kept, one, DEFAULTS.interpret)) == 0
     unsure = Detections.concatenate([_index(upper_tl, "5H"), _index(lower_tl, "9C", p=0.3)])
-    assert len(restore(shadow, kept, unsure)) == 0
+    assert len(restore(shadow, kept, unsure, DEFAULTS.interpret)) == 0
 
 
 def test_nms_keeps_the_suppressed_card_boxes_aside():
@@ -419,7 +419,9 @@ def test_nms_keeps_the_suppressed_card_boxes_aside():
     lower, _ = card_geometry(235, 250)
     raw = raw_output_for(np.array([upper, lower], np.float32), [CARD_CLASS, CARD_CLASS], [0.9, 0.8])
     letterbox = Letterbox.fit(512, 512, 512)
-    kept = postprocess(raw, letterbox, 512, 512).of_class(CARD_CLASS)
+    detect = DEFAULTS.detect
+    kept = postprocess(raw, letterbox, 512, 512, detect.candidate_score, detect.nms_iou,
+                       detect.max_candidates).of_class(CARD_CLASS)
     assert len(kept) == 1  # NMS merged the two cards' boxes
     shadows = shadow_cards(raw, letterbox, 512, 512, kept, 0.4, DEFAULTS.detect)
     assert shadows.class_id.tolist() == [CARD_CLASS] and shadows.origin.tolist() == [Origin.SUPPRESSED]

@@ -13,6 +13,7 @@ from infer_fixtures import cards_then_table
 import vision.amend as amend_module
 from vision.amend import amend
 from vision.classes import CARD_CLASS, CARD_INDEX, INDEX_CLASS
+from vision.config import DEFAULTS
 from vision.decode import photo_from_array
 from vision.detections import Detections
 from vision.notices import Code
@@ -22,6 +23,7 @@ from vision.results import RecognizedCard
 from vision.train.recipe import RecipeError, fetch_models
 
 PHOTO = photo_from_array(np.full((600, 800, 3), 40, np.uint8))
+PHANTOMS = DEFAULTS.phantoms
 
 
 def index_rows(rows) -> Detections:
@@ -51,7 +53,7 @@ def test_a_pair_whose_far_corner_is_read_twice_gives_two_cards():
     indices, boxes = index_rows(PAIR), card_boxes(PAIR_BOXES)
     read = cards_then_table(indices, boxes, PHOTO, "pair")
     assert sorted(c.card for c in read.cards) == ["8S", "9S", "KH"]  # the fault: a phantom 8S
-    fixed = amend(read, indices, boxes)
+    fixed = amend(read, indices, boxes, DEFAULTS)
     assert sorted(c.card for c in fixed.cards) == ["9S", "KH"]
     assert [g.cards for g in fixed.groups] == [("9S", "KH")]
     said = [n for n in fixed.warnings if n.code == Code.SECOND_READING]
@@ -65,7 +67,7 @@ def test_one_index_read_twice_keeps_the_surer_reading():
     cards = (RecognizedCard("AS", 0.8, NINE), RecognizedCard("AC", 0.3, (60, 80, 260, 360), True, "AS", 0.2))
     indices = index_rows([(NINE_INDEX, 0.85, "AS", 0.95, "AC", 0.02),
                           ((108, 112, 138, 158), 0.6, "AC", 0.5, "AS", 0.3)])
-    kept, said = drop_phantoms(cards, indices, card_boxes([NINE]))
+    kept, said = drop_phantoms(cards, indices, card_boxes([NINE]), PHANTOMS)
     assert [c.card for c in kept] == ["AS"]
     assert said[0].args[2:] == ("AS", "index")
 
@@ -76,16 +78,16 @@ def test_a_card_beside_another_is_kept():
     indices, boxes = index_rows(PAIR), card_boxes(PAIR_BOXES)
     nine = RecognizedCard("9S", 0.76, NINE)
     eight = RecognizedCard("8S", 0.3, (175, 205, 375, 485), True, "9S", 0.18)
-    assert len(drop_phantoms((nine, eight), indices, boxes)[0]) == 1
+    assert len(drop_phantoms((nine, eight), indices, boxes, PHANTOMS)[0]) == 1
     sure = RecognizedCard("8S", 0.55, (175, 205, 375, 485), False)
-    assert len(drop_phantoms((nine, sure), indices, boxes)[0]) == 2  # not flagged: a card
+    assert len(drop_phantoms((nine, sure), indices, boxes, PHANTOMS)[0]) == 2  # not flagged: a card
     boxed = card_boxes(PAIR_BOXES + [(175, 205, 375, 485)])
-    assert len(drop_phantoms((nine, eight), indices, boxed)[0]) == 2  # its own card box: a card
+    assert len(drop_phantoms((nine, eight), indices, boxed, PHANTOMS)[0]) == 2  # its own card box: a card
     other = RecognizedCard("4D", 0.3, (175, 205, 375, 485), True, "AD", 0.1)
     moved = index_rows(PAIR[:2] + [(FAR_CORNER, 0.6, "4D", 0.5, "AD", 0.1)])
-    assert len(drop_phantoms((nine, other), moved, boxes)[0]) == 2  # neither its rank nor its suit: another card
+    assert len(drop_phantoms((nine, other), moved, boxes, PHANTOMS)[0]) == 2  # neither its rank nor its suit: another card
     column = index_rows(PAIR + [((278, 338, 308, 388), 0.7, "3C", 0.9, "2C", 0.05)])
-    assert len(drop_phantoms((nine, eight), column, boxes)[0]) == 2  # a stack's column of indices
+    assert len(drop_phantoms((nine, eight), column, boxes, PHANTOMS)[0]) == 2  # a stack's column of indices
 
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "phantoms" / "rf100-poker"

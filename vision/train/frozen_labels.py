@@ -88,8 +88,9 @@ def freeze(photos, models: Path, out: Path, header: str, log=print) -> dict:
             continue
         pixels = cv2.imread(str(photo.image))
         h, w = pixels.shape[:2]
-        cards = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
-                              min_card_score=PSEUDO_CARD_SCORE).kept().of_class(CARD_CLASS).xyxy
+        detected = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
+                                 min_card_score=PSEUDO_CARD_SCORE, config=recognizer.settings.detect)
+        cards = detected.kept().of_class(CARD_CLASS).xyxy
         found[photo.name] = np.asarray(cards, np.float64).reshape(-1, 4) / [w, h, w, h]
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(format_found_cards(found, header))

@@ -70,7 +70,7 @@ def build_data(work: Path, synth_images: int, synth_val: int, models: Path | Non
 
         def find_cards(pixels):
             found = detect_region(recognizer.detector.run, recognizer.detector_size, pixels,
-                                  min_card_score=PSEUDO_CARD_SCORE)
+                                  min_card_score=PSEUDO_CARD_SCORE, config=recognizer.settings.detect)
             return found.kept().of_class(CARD_CLASS).xyxy  # the boxes NMS kept (origin, not class)
 
     first, poker = apart(real_photos_of("train") if photos is None else photos)

@@ -137,7 +137,7 @@ def derive_corners(photo: RealPhoto, recognizer) -> list[Corner]:
     pixels = cv2.imread(str(photo.image))
     h, w = pixels.shape[:2]
     detections, _, _ = detect(recognizer.detector.run, recognizer.detector_size, pixels, recognizer.zoom,
-                              min_index_score=DERIVE_INDEX_SCORE)
+                              min_index_score=DERIVE_INDEX_SCORE, config=recognizer.settings.detect)
     indices = recognizer.classify(pixels, detections.of_class(INDEX_CLASS))
     corners, kept_boxes = [], []
     for row in np.argsort(-indices.confidence, kind="stable"):
