@@ -28,7 +28,7 @@ from vision.options import RecognizeOptions
 from vision.pipeline import PhotoSource, Recognizer, flag_threshold, recognize, shared_recognizer
 from vision.results import CardGroup, RecognizedCard, Recognition, Role
 from vision.photo_quality import PhotoQuality, assess_photo
-from vision.table import LAYOUT_CODES, ROLE_ORDER, TABLE_CODES, answered, as_the_player_says
+from vision.table import LAYOUT_CODES, ROLE_ORDER, TABLE_CODES, answered, as_the_player_says, placed
 from vision.runtime import BackendUnavailableError, ModelFileError
 
 __all__ = [
@@ -36,7 +36,7 @@ __all__ = [
     "read_models", "LoadedModels", "models_dir", "models_version",
     "read_photo", "decode_photo", "photo_from_array", "Photo",
     "Recognition", "RecognizedCard", "CardGroup", "Role", "Notice", "Code", "percent_sure",
-    "as_the_player_says", "answered", "LAYOUT_CODES", "TABLE_CODES", "ROLE_ORDER",
+    "as_the_player_says", "answered", "placed", "LAYOUT_CODES", "TABLE_CODES", "ROLE_ORDER",
     "assess_photo", "PhotoQuality",
     "Evidence", "DoubtModel", "DoubtModelError",
 

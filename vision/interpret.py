@@ -21,11 +21,12 @@ from vision.detections import UNREAD, Detections, Origin
 from vision.evidence import Evidence
 from vision.ground import GroundCheck
 from vision.identify import merge_indices
-from vision.layout import Layout, arrange
+from vision.layout import arrange
 from vision.outlines import CORNERS, DISPUTED, ESTIMATED, INDEX_BOX, INDEX_CENTRE, INDEX_SCORE, Outlines, assign_outlines
 from vision.notices import Code, Notice
-from vision.results import CardGroup, RecognizedCard, Recognition, Role
+from vision.results import RecognizedCard, Recognition
 from vision.sure_reads import frame_marks, lies_on_a_card, mid_face
+from vision.table import table_of
 
 # Every threshold is ``InterpretConfig`` (vision/config.py), measured in docs/TUNING.md, "interpret".
 
@@ -57,11 +58,11 @@ def read_table(outlines: Outlines, indices: Detections, photo: Photo, name: str,
     counts, said_twice = cards_seen_twice(cards)
     named, said_unsure = name_cards(cards, disputed, counts, config.confirm_below, config.one_corner_factor,
                                     one_corner, evidence)
-    ordered, groups = in_groups(layout, named, cards.codes)
+    table = table_of(layout, [named.get(row) for row in range(len(cards))])
     unread, said_unread = unread_boxes(cards, guess)
-    notices = (*overall(len(ordered), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
+    notices = (*overall(len(table["cards"]), config.max_cards), *said_disputed, *said_ignored, *layout.warnings, *said_twice, *said_unsure,
                *said_unread)
-    return Recognition(name, photo.width, photo.height, tuple(ordered), tuple(groups), notices, {}, unread,
+    return Recognition(name, photo.width, photo.height, table["cards"], table["groups"], notices, {}, unread,
                        layout=layout_config)
 
 
@@ -211,18 +212,6 @@ def name_cards(cards: Detections, disputed: np.ndarray, counts: Counter, confirm
         named[int(i)] = RecognizedCard(code, confidence, box, confirm, runner_up, float(cards.runner_up_confidence[i]),
                                        None if evidence is None else evidence[i])
     return named, tuple(said)
-
-
-def in_groups(layout: Layout, named: dict[int, RecognizedCard],
-              codes: list[str | None]) -> tuple[list[RecognizedCard], list[CardGroup]]:
-    """The named cards in group order, and the groups (unread members left out)."""
-    ordered: list[RecognizedCard] = []
-    groups: list[CardGroup] = []
-    for group in layout.groups:
-        members = [m for m in group.members if m in named]
-        ordered.extend(named[m] for m in members)
-        groups.append(CardGroup(Role(group.role), tuple(codes[m] for m in members)))
-    return ordered, groups
 
 
 def unread_boxes(cards: Detections, guess: np.ndarray) -> tuple[tuple, tuple[Notice, ...]]:

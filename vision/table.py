@@ -100,13 +100,20 @@ def with_cards(recognition: Recognition, cards: Sequence[RecognizedCard], said: 
     layout, rows = laid_out(cards, recognition.unread_boxes, layout_of(recognition))
     kept = tuple(n for n in recognition.warnings
                  if not (n.code in LAYOUT_CODES or n.code in _OF_A_CARD and n.args and n.args[0] in gone))
-    return replace(recognition, **_table_of(_grouped(layout, rows)),
+    return replace(recognition, **table_of(layout, rows),
                    warnings=kept + tuple(said) + tuple(layout.warnings))
 
 
 def _grouped(layout: Layout, rows: list[RecognizedCard | None]) -> list[tuple[Role, list[RecognizedCard]]]:
     """Each group of ``layout`` (``laid_out``'s) as its role and its cards (its unread boxes left out)."""
     return [(Role(g.role), [rows[m] for m in g.members if rows[m] is not None]) for g in layout.groups]
+
+
+def table_of(layout: Layout, rows: Sequence[RecognizedCard | None]) -> dict:
+    """A recognition's ``cards`` (in group order) and ``groups`` from ``layout`` and each of its
+    rows' card (None: a row no card was named on, left out): the one place groups are built from a
+    layout, for recognition (``interpret.read_table``) and for the player's answers alike."""
+    return _table_of(_grouped(layout, list(rows)))
 
 
 def _table_of(grouped: Sequence[tuple[Role, Sequence[RecognizedCard]]]) -> dict:
@@ -131,6 +138,19 @@ def as_the_player_says(recognition: Recognition, *, named: Sequence[RecognizedCa
         recognition = replace(recognition, unread_boxes=tuple(unread), warnings=tuple(
             n for n in recognition.warnings if not (n.code == Code.UNREAD_CARD and tuple(n.args[1]) in set(gone))))
     return _trusted(recognition, named, regroup=bool(gone))
+
+
+def placed(recognition: Recognition, cards: Sequence[RecognizedCard], groups: Sequence[CardGroup], *,
+           unread_boxes: Sequence[Box] = (), checked: Collection[str] = ()) -> Recognition:
+    """The table as the player placed the cards (the review): ``cards`` in ``groups`` as the
+    player has them, the layout's notices gone (the groups are the player's), the unread boxes
+    but ``unread_boxes`` gone with their notices, and the notices the ``checked`` cards (codes:
+    confirmed, corrected or left out) answer gone (``answered``)."""
+    still_unread = {tuple(b) for b in unread_boxes}
+    kept = tuple(n for n in recognition.warnings if not (
+        n.code in LAYOUT_CODES or n.code == Code.UNREAD_CARD and tuple(n.args[1]) not in still_unread))
+    return replace(recognition, cards=tuple(cards), groups=tuple(groups), unread_boxes=tuple(unread_boxes),
+                   warnings=answered(kept, checked))
 
 
 def answered(notices: Sequence[Notice], codes: Collection[str]) -> tuple[Notice, ...]:

@@ -21,8 +21,8 @@ from companion.doubt import Doubt, counts_said, doubts, readings_said
 from companion.photo import count_recognition, name_unread
 from companion.ui.cardtext import card_text
 from companion.words import plural
-from vision import (LAYOUT_CODES, ROLE_ORDER, CardGroup, Code, RecognizedCard, Recognition, Role, answered,
-                    as_the_player_says, percent_sure)
+from vision import (ROLE_ORDER, CardGroup, RecognizedCard, Recognition, Role, as_the_player_says,
+                    percent_sure, placed)
 
 
 class ReviewError(ValueError):
@@ -198,8 +198,8 @@ class Review:
         cards = tuple(RecognizedCard(c.code, c.confidence, c.box, c.open, c.runner_up, evidence=c.evidence,
                                      alternatives=c.alternatives)
                       for c in self.cards if c.code and c.group != IGNORED)
-        draft = Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(), (),
-                            unread_boxes=self.source.unread_boxes if starter_unchecked else ())
+        draft = placed(self.source, cards, self.card_groups(),
+                       unread_boxes=self.source.unread_boxes if starter_unchecked else ())
         try:
             return doubts(count_recognition(draft, self.starter, all_crib=self.all_crib))
         except ValueError:  # nothing left to count
@@ -292,17 +292,9 @@ class Review:
         cards = tuple(RecognizedCard(c.code, c.confidence, c.box, True, c.runner_up, alternatives=c.alternatives)
                       if c.unsure and not c.confirmed else RecognizedCard(c.code, c.confidence, c.box)
                       for c in self.cards if c.code and c.group != IGNORED)
-        return Recognition(self.source.image, self.source.width, self.source.height, cards, self.card_groups(),
-                           self._warnings_left(), dict(self.source.ms))
-
-    def _warnings_left(self) -> tuple:
-        """Recognition's warnings still true after the player's review: the groups are the player's
-        (the layout's notices go), every unread box is named or left out, and the cards checked,
-        corrected or left out were answered."""
-        checked = {code for c in self.cards if c.confirmed or c.group == IGNORED
-                   for code in (c.code, c.read_as) if code}
-        still = tuple(n for n in self.source.warnings if not (n.code in LAYOUT_CODES or n.code == Code.UNREAD_CARD))
-        return answered(still, checked)
+        # every unread box is named or left out by now; the cards checked, corrected or left out answered
+        checked = {code for c in self.cards if c.confirmed or c.group == IGNORED for code in (c.code, c.read_as) if code}
+        return placed(self.source, cards, self.card_groups(), checked=checked)
 
 
 def _read_as(card: ReviewCard, taken: set[str]) -> str:

@@ -114,3 +114,18 @@ def test_a_recognition_carries_the_layout_settings_of_its_models(tmp_path):
     (folder / "models.json").write_text(json.dumps(config))
     result = Recognizer(folder, "onnxruntime").recognize(str(models.parent / "sample_images" / "hand_starter_papers.jpg"))
     assert result.layout.link_distance == 1.2
+
+
+def test_the_table_as_the_player_placed_the_cards():
+    """``placed`` (issue 55 s4: the review asks vision.table): the player's groups stand, the
+    layout's notices go, an unread box kept keeps its notice and the others go, and a checked
+    card's notices are answered."""
+    from vision.table import placed
+
+    recognition = _hand_of_three_with_a_box_and_a_page()
+    fourth, page = recognition.unread_boxes
+    groups = (CardGroup(Role.CRIB, ("9H", "6D", "QH")), CardGroup(Role.STARTER, ("AD",)))
+    table = placed(recognition, recognition.cards, groups, unread_boxes=(fourth,), checked={"QH"})
+    assert table.groups == groups and table.cards == recognition.cards and table.unread_boxes == (fourth,)
+    assert [n.code for n in table.warnings] == [Code.UNREAD_CARD] and table.warnings[0].args[1] == fourth
+    assert placed(recognition, recognition.cards, groups).warnings == (Notice(Code.LOW_CONFIDENCE, ("QH", 0.5, "6H", 0.3)),)
