@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 
 from vision.classes import CARD_CODES
-from vision.crops import CROP_MARGIN, CROP_SIZE, crop_square, crops_to_tensor
+from vision.crops import crop_square, crops_to_tensor
 from vision.detections import Detections
 
 # An index read with less than ReadConfig.recheck_below probability is read again from wider crops
@@ -23,14 +23,14 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return exp / exp.sum(axis=1, keepdims=True)
 
 
-def index_crops(pixels_bgr: np.ndarray, indices: Detections, size: int = CROP_SIZE,
-                margin: float = CROP_MARGIN) -> np.ndarray:
+def index_crops(pixels_bgr: np.ndarray, indices: Detections, size: int,
+                margin: float) -> np.ndarray:
     """The classifier input for every index box: Nx3xSxS float32."""
     return crops_to_tensor([crop_square(pixels_bgr, box, size, margin) for box in indices.xyxy])
 
 
 def index_log_probs(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
-                    size: int = CROP_SIZE, margin: float = CROP_MARGIN, *,
+                    size: int, margin: float, *,
                     scales: tuple[float, ...], recheck_below: float) -> np.ndarray:
     """(N, 52) log-probabilities of each index's card: the crop at ``margin * scales[0]``, and for
     reads below ``recheck_below`` the mean over every scale."""
@@ -61,7 +61,7 @@ def read_logits(indices: Detections, logits: np.ndarray) -> Detections:
 
 
 def read_indices(run_classifier: RunClassifier, pixels_bgr: np.ndarray, indices: Detections,
-                 size: int = CROP_SIZE, margin: float = CROP_MARGIN, *,
+                 size: int, margin: float, *,
                  scales: tuple[float, ...], recheck_below: float) -> Detections:
     """The index rows with the card each one shows (best and runner-up)."""
     if len(indices) == 0:

@@ -309,7 +309,7 @@ def test_unsure_indices_are_read_again_from_wider_crops_and_averaged():
     expected = (first + (len(READ_MARGIN_SCALES) - 1) * softmax(wider[None])[0]) / len(READ_MARGIN_SCALES)
     assert np.allclose(probs[1], expected, atol=1e-5) and probs[1].argmax() == CARD_INDEX["8H"]
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
-    assert index_log_probs(classifier, pixels, indices[:0], scales=READ_MARGIN_SCALES,
+    assert index_log_probs(classifier, pixels, indices[:0], 64, 1.25, scales=READ_MARGIN_SCALES,
                            recheck_below=DEFAULTS.read.recheck_below).shape == (0, 52)
 
 
