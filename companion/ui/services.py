@@ -40,7 +40,7 @@ class Companion:
         self._session = None              # lives on the game lane
         self._store = None
         self.sync = None                  # BoardSync (game lane)
-        self._recognizers: dict[float, Any] = {}
+        self._recognizers: dict[Any, Any] = {}  # one recogniser per RecognizeOptions
         self._models = None  # vision.LoadedModels, read at first use
         self._view_listeners: list[Callable[[Any], None]] = []
         self.last_show = None             # the newest counted photo (PhotoShow) and its review
@@ -205,14 +205,21 @@ class Companion:
             self._models = read_models()
         return self._models
 
-    def recognizer(self):
-        chosen = self.settings.confirm_below  # None: the threshold the models were calibrated with
-        threshold = None if chosen is None else round(float(chosen), 4)
-        if threshold not in self._recognizers:
-            from vision import RecognizeOptions, Recognizer
+    def recognize_options(self):
+        """How the app reads photos (``vision.RecognizeOptions``), built here alone for the shutter's
+        recogniser and the live view's: the player's threshold (None: the models' own)."""
+        from vision import RecognizeOptions
 
-            self._recognizers[threshold] = Recognizer(options=RecognizeOptions(confirm_below=threshold))
-        return self._recognizers[threshold]
+        chosen = self.settings.confirm_below
+        return RecognizeOptions(confirm_below=None if chosen is None else round(float(chosen), 4))
+
+    def recognizer(self):
+        options = self.recognize_options()
+        if options not in self._recognizers:
+            from vision import Recognizer
+
+            self._recognizers[options] = Recognizer(options=options)
+        return self._recognizers[options]
 
     def recognize(self, photo, done: Done, failed: Failed = None) -> None:
         """``photo``: a path or BGR pixels (a camera frame, saved as a JPEG in the data folder first).

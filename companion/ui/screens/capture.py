@@ -133,12 +133,12 @@ class CaptureScreen(CribScreen):
             return
         from companion.ui.background import clock_deliver
 
-        threshold = self.companion.settings.confirm_below
+        options = self.companion.recognize_options()
 
         def make():
-            from vision import RecognizeOptions, Recognizer
+            from vision import Recognizer
 
-            return Recognizer(options=RecognizeOptions(confirm_below=threshold))
+            return Recognizer(options=options)
         self.live = LiveView(camera, self._live_result, clock_deliver, make)
         self.live.start()
         self.live_line = "Live view: starting..."
