@@ -16,7 +16,7 @@ from companion.cli import main
 from companion.game import Store
 from companion.game.script import run_script
 
-from conftest import script
+from tests.game.conftest import script
 from test_game_scripts import bad as _changed  # a copy of the document with one value changed
 
 SCRIPTS = ("readme_example", "three_players", "four_players", "pub_best_of_three", "lowball")

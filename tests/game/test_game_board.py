@@ -8,7 +8,7 @@ import pytest
 from companion.game import GameSession
 from companion.game.board import BoardSync, board_state
 
-from conftest import played
+from tests.game.conftest import played
 
 
 

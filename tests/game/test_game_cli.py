@@ -5,7 +5,7 @@ import json
 
 from companion.cli import main
 
-from conftest import SCRIPTS
+from tests.game.conftest import SCRIPTS
 
 
 def crib(capsys, *argv, stdin=None, monkeypatch=None):

@@ -18,7 +18,7 @@ from companion.game.journal import DB_NAME, SCHEMA_VERSION, data_dir
 from companion.game.script import run_script
 from companion.game.transfer import import_game, read_export, write_export
 
-from conftest import script
+from tests.game.conftest import script
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "journal_v1.sql"
 

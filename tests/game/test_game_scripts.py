@@ -12,7 +12,7 @@ from companion.game import ScriptError
 from companion.game.script import run_script
 from companion.rules import Card, score
 
-from conftest import SCRIPTS, played, script
+from tests.game.conftest import SCRIPTS, played, script
 
 ALL = sorted(p.stem for p in SCRIPTS.glob("*.json"))
 

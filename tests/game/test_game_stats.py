@@ -7,7 +7,7 @@ from companion.game import GameSession, Store
 from companion.game.script import run_script
 from companion.game.stats import add_game, collect, write_csv
 
-from conftest import script
+from tests.game.conftest import script
 
 
 def test_one_deal_by_hand():
