@@ -37,7 +37,7 @@ WORKER = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from vision.pipeline import Recognizer
-recognizer = Recognizer(sys.argv[2], "onnxruntime")
+recognizer = Recognizer(sys.argv[2], backend="onnxruntime")
 print(json.dumps({"ready": True}), flush=True)
 for line in sys.stdin:
     data = open(line.strip(), "rb").read()

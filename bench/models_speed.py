@@ -45,7 +45,7 @@ def main(argv=None) -> int:
 
     plan = bench.scene_plan(seeds, "v3", 0.4)
     jpegs = [bench._render((spec, None, "v3", bench.SIZE))[0] for spec in plan]
-    recognizers = {"candidate": Recognizer(args.models, "onnxruntime"), "peer": Recognizer(args.against, "onnxruntime")}
+    recognizers = {"candidate": Recognizer(args.models, backend="onnxruntime"), "peer": Recognizer(args.against, backend="onnxruntime")}
     for recognizer in recognizers.values():  # first-call costs out of the timings
         recognizer.recognize(jpegs[0], "warm-up")
     times: dict[str, list[float]] = {name: [] for name in recognizers}

@@ -283,7 +283,7 @@ def print_speed(recognizer, results, totals, jpegs, args) -> None:
           f"{statistics.median(big_ms):.1f} ms  target <= 300 ms  {'PASS' if statistics.median(big_ms) <= 300 else 'FAIL'}")
     peer_jpegs = jpegs[: max(1, min(args.peer_n, len(jpegs)))]
     ours = totals[: len(peer_jpegs)]
-    opencv = Recognizer(args.models, "opencv", recognizer.options)  # the same options, the tablet's runtime
+    opencv = Recognizer(args.models, recognizer.options, backend="opencv")  # the same options, the tablet's runtime
     opencv.recognize(peer_jpegs[0], "warm-up")
     opencv_results, opencv_totals = run_pipeline(opencv, peer_jpegs)
     same = sum(sorted(c.card for c in a.cards) == sorted(c.card for c in b.cards)
@@ -337,7 +337,7 @@ def main(argv=None) -> int:
     if args.real:
         from real_photos import real_bench
 
-        real_bench(Recognizer(args.models, "onnxruntime", options), args.verbose,
+        real_bench(Recognizer(args.models, options, backend="onnxruntime"), args.verbose,
                    tuple(float(v) for v in args.real_scales.split(",")), half=args.half)
         return 0
     decks, seeds = check_args(args, parser)
@@ -353,7 +353,7 @@ def main(argv=None) -> int:
           f"{shows} show photos, {args.n - shows} {'other' if args.mix == 'v2' else 'hard'} scenes; decks: {deck_label}) in {time.perf_counter() - t0:.1f} s; "
           f"mean JPEG {np.mean([len(j) for j in jpegs]) / 1024:.0f} KiB")
 
-    recognizer = Recognizer(args.models, "onnxruntime", options)
+    recognizer = Recognizer(args.models, options, backend="onnxruntime")
     recognizer.recognize(jpegs[0], "warm-up")
     results, totals = run_pipeline(recognizer, jpegs)
     scores = [score_scene(r, a) for r, a in zip(results, annotations)]

@@ -42,13 +42,14 @@ PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
 
 
 class Recognizer:
-    """Loads the detector and classifier once; ``recognize`` may then be called many times.
-    ``options`` (``RecognizeOptions``, each None: the models' own) says how to read over what the
-    models say; keyword arguments named as its fields replace those of ``options``
-    (``Recognizer(confirm_below=0.9)``)."""
+    """Loads the detector and classifier once; ``recognize`` may then be called many times:
+    ``Recognizer(models, options).recognize(source)``. ``options`` (``RecognizeOptions``, each
+    None: the models' own) says how to read over what the models say; keyword arguments named as
+    its fields replace those of ``options`` (``Recognizer(confirm_below=0.9)``); ``backend``: the
+    model runtime (``vision.runtime``; None: onnxruntime where installed, else OpenCV)."""
 
-    def __init__(self, models: str | os.PathLike | None = None, backend: str | None = None,
-                 options: RecognizeOptions | None = None, **chosen):
+    def __init__(self, models: str | os.PathLike | None = None, options: RecognizeOptions | None = None, *,
+                 backend: str | None = None, **chosen):
         options = replace(options or RecognizeOptions(), **chosen)  # a name it lacks: TypeError, as any call
         self.options = options
         confirm_below, zoom, look_again = options.confirm_below, options.zoom, options.look_again
@@ -249,20 +250,20 @@ def flag_threshold(models: str | os.PathLike | None = None) -> float:
     return read_models(models).flag_below
 
 
-def shared_recognizer(models: str | os.PathLike | None = None, backend: str | None = None,
-                      options: RecognizeOptions | None = None, **chosen) -> Recognizer:
+def shared_recognizer(models: str | os.PathLike | None = None, options: RecognizeOptions | None = None, *,
+                      backend: str | None = None, **chosen) -> Recognizer:
     """A recogniser loaded once per models, backend and options, kept for the process (loading the
     models takes longer than recognising a photo); ``chosen`` as for ``Recognizer``."""
-    return _kept(None if models is None else str(models), backend, replace(options or RecognizeOptions(), **chosen))
+    return _kept(None if models is None else str(models), replace(options or RecognizeOptions(), **chosen), backend)
 
 
 @lru_cache(maxsize=4)
-def _kept(models, backend, options: RecognizeOptions) -> Recognizer:
-    return Recognizer(models, backend, options)
+def _kept(models, options: RecognizeOptions, backend) -> Recognizer:
+    return Recognizer(models, options, backend=backend)
 
 
 def recognize(source: PhotoSource, name: str | None = None, *, models: str | os.PathLike | None = None,
               backend: str | None = None, options: RecognizeOptions | None = None, **chosen) -> Recognition:
     """Recognise one photo (a path, encoded bytes, BGR pixels or a ``Photo``) with the shared
     recogniser for these models, backend and options."""
-    return shared_recognizer(models, backend, options, **chosen).recognize(source, name)
+    return shared_recognizer(models, options, backend=backend, **chosen).recognize(source, name)

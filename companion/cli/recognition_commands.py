@@ -70,8 +70,8 @@ def _recognizer(args):
     from vision import RecognizeOptions, Recognizer, ThresholdError
 
     try:
-        return Recognizer(args.models, args.backend, RecognizeOptions(confirm_below=args.conf,
-                                                                      zoom=False if args.no_zoom else None))
+        return Recognizer(args.models, RecognizeOptions(confirm_below=args.conf, zoom=False if args.no_zoom else None),
+                          backend=args.backend)
     except ThresholdError as exc:
         raise CliError(f"--conf must be between 0 and 1, got {exc.value}") from None
 

@@ -78,11 +78,11 @@ def test_one_options_value_says_how_to_read_over_the_models():
     from vision import RecognizeOptions, shared_recognizer
 
     options = RecognizeOptions(confirm_below=0.9, zoom=False, look_again=False)
-    built = Recognizer(options=options)
+    built = Recognizer(None, options)  # the form: Recognizer(models, options)
     assert built.options == options and (built.flag_below, built.zoom, built.look_again) == (0.9, False, False)
     assert Recognizer(options=options, zoom=True).options == replace(options, zoom=True)
     assert Recognizer(confirm_below=0.9, zoom=False, look_again=False).options == options
-    assert shared_recognizer(options=options) is shared_recognizer(None, None, RecognizeOptions(0.9, None, None, False, False))
+    assert shared_recognizer(options=options) is shared_recognizer(None, RecognizeOptions(0.9, None, None, False, False))
     assert shared_recognizer(options=options) is not shared_recognizer()
     with pytest.raises(TypeError, match="conf"):
         Recognizer(conf=0.9)

@@ -112,7 +112,7 @@ def test_a_recognition_carries_the_layout_settings_of_its_models(tmp_path):
     config = json.loads((folder / "models.json").read_text())
     config["calibration"]["layout"] = {"link_distance": 1.2}
     (folder / "models.json").write_text(json.dumps(config))
-    result = Recognizer(folder, "onnxruntime").recognize(str(models.parent / "sample_images" / "hand_starter_papers.jpg"))
+    result = Recognizer(folder, backend="onnxruntime").recognize(str(models.parent / "sample_images" / "hand_starter_papers.jpg"))
     assert result.layout.link_distance == 1.2
 
 
