@@ -4,8 +4,9 @@ The steps are declared once, in order, as ``PHOTO_STEPS`` (the shutter's photo) 
 ``PREVIEW_STEPS`` (a live view's frame): each a ``Step`` with its name, the module that does its
 work, what it makes and the time it counts under (``Recognition.ms``). ``Recognizer`` runs them in
 turn on a ``Flow``, the values the steps have made of one photo so far (``vision.stages``).
-docs/RECOGNITION.md names them in the same order (a test holds the two in step). No step calls another step's module to get its input: what one needs
-(the classifier, the photo's ground) is handed to it here.
+docs/RECOGNITION.md names them in the same order (a test holds the two in step). No step calls
+another step's module to get its input: what one needs (the classifier, the photo's ground) is
+handed to it here.
 """
 
 from __future__ import annotations
@@ -93,10 +94,16 @@ class Recognizer:
             photo = read_photo(source)
         return photo, self.recognize_photo(photo, name, (time.perf_counter() - start) * 1000)
 
-    def detect(self, pixels: np.ndarray) -> tuple[Detections, float, float]:
+    def detect(self, pixels: np.ndarray, preview: bool = False) -> tuple[Detections, float, float]:
         """Index and card boxes in photo pixels (the suppressed card boxes among them, by their
-        ``origin``), with the ms spent in the model and in NMS."""
-        return detect(self.detector.run, self.detector_size, pixels, self.zoom, config=self.settings.detect)
+        ``origin``), with the ms spent in the model and in NMS. ``preview``: a live view's frame,
+        one pass (no closer one) at the models' ``preview_size``, in a rectangle of whole strides
+        where their detector takes any input size (else in its square)."""
+        if not preview:
+            return detect(self.detector.run, self.detector_size, pixels, self.zoom, config=self.settings.detect)
+        size = self.models.preview_size
+        return detect(self.detector.run, size or self.detector_size, pixels, zoom=False, config=self.settings.detect,
+                      rect=size is not None)
 
     def classify(self, pixels: np.ndarray, indices: Detections) -> Detections:
         read = self.settings.read
@@ -205,18 +212,9 @@ class Step:
         return f"{self.name}: {self.does} -> {self.makes}"
 
 
-def _detect(recognizer: Recognizer, flow: Flow) -> Flow:
-    detections, model_ms, nms_ms = recognizer.detect(flow.photo.pixels)
+def _detect(recognizer: Recognizer, flow: Flow, preview: bool = False) -> Flow:
+    detections, model_ms, nms_ms = recognizer.detect(flow.photo.pixels, preview)
     candidates = Candidates.of(detections.at_scale(flow.photo.scale))  # found on the decoded photo: its frame
-    return replace(flow, candidates=candidates, split_ms={"infer": model_ms, "post": nms_ms})
-
-
-def _detect_once(recognizer: Recognizer, flow: Flow) -> Flow:
-    preview = recognizer.models.preview_size
-    detections, model_ms, nms_ms = detect(recognizer.detector.run, preview or recognizer.detector_size,
-                                          flow.photo.pixels, zoom=False, config=recognizer.settings.detect,
-                                          rect=preview is not None)
-    candidates = Candidates.of(detections.at_scale(flow.photo.scale))
     return replace(flow, candidates=candidates, split_ms={"infer": model_ms, "post": nms_ms})
 
 
@@ -237,7 +235,7 @@ READ_AGAIN = Step("read_again", "second_reading", "Recognition, each card's inde
 WEIGH = Step("weigh", "doubt", "Recognition, each card's chance of being right, flags where it is low", "post",
              lambda r, f: replace(f, result=r.weigh(f.result)))
 DETECT_ONCE = Step("detect_once", "detect (one pass, the models' preview size), postprocess, kept_apart",
-                   "Candidates", "infer", _detect_once)
+                   "Candidates", "infer", lambda r, f: _detect(r, f, preview=True))
 
 # The shutter's photo (after decode: ``read_photo``, ``decode_photo``) and a live view's frame.
 PHOTO_STEPS: tuple[Step, ...] = (DETECT, READ, SECOND_LOOK, CARDS, TABLE, AMEND, READ_AGAIN, WEIGH)

@@ -67,9 +67,9 @@ class Outlines:
     (``card_id == UNREAD``). Each row carries its own columns in ``cards.data`` (``ESTIMATED``,
     ``INDEX_SCORE``, ``DISPUTED``: two corners of one card that disagree, the more confident
     reading kept and the other its runner-up, ``INDEX_CENTRE``, ``CORNERS``, ``INDEX_BOX``:
-    ``vision.outlines``), so a step that drops rows drops their columns with them. ``cards.reader`` is the
-    reader's probability of each card's reading, ``cards.origin`` where its box came from (a
-    guessed box: its best index's origin)."""
+    ``vision.outlines``), so a step that drops rows drops their columns with them.
+    ``cards.reader`` is the reader's probability of each card's reading, ``cards.origin`` where its
+    box came from (a guessed box: its best index's origin)."""
 
     cards: Detections
 

@@ -190,21 +190,21 @@ def _trusted(recognition: Recognition, named: Sequence[RecognizedCard] = (), *, 
     when nothing is named (boxes left out change the groups they lay in, and the layout's
     notices). Unchanged when nothing is named, nothing is to be regrouped and no flagged card is
     set aside."""
-    unread = recognition.unread_boxes
+    unread, config = recognition.unread_boxes, layout_of(recognition)
     kept = list(recognition.cards) + list(named)
     aside: list[tuple[RecognizedCard, RecognizedCard]] = []
     for card, under in sitting_on(recognition.cards):  # one at a time, the one most inside first
         without = [c for c in kept if c is not card]
-        if _no_worse_without(card, kept, without, unread, layout_of(recognition)):
+        if _no_worse_without(card, kept, without, unread, config):
             kept = without
             aside.append((card, under))
     if not named and not aside and not regroup:
         return recognition
     starter = next((g.cards[0] for g in recognition.groups if g.role == Role.STARTER and g.cards), None)
-    layout, rows = laid_out(kept, unread, layout_of(recognition))
+    layout, rows = laid_out(kept, unread, config)
     apart = [c for c in named if starter is not None and _alone(layout, rows, c)]
     if apart:  # a named card lying apart never takes the starter's place
-        layout, rows = laid_out([c for c in kept if all(c is not a for a in apart)], unread, layout_of(recognition))
+        layout, rows = laid_out([c for c in kept if all(c is not a for a in apart)], unread, config)
     grouped = [(role, cards) for role, cards in _grouped(layout, rows) if cards]
     grouped += [(Role.UNKNOWN, [c]) for c in apart] + [(Role.UNKNOWN, [card]) for card, _under in aside]
     said = [Notice(Code.NAMED_APART, (c.card, starter)) for c in apart]

@@ -37,7 +37,7 @@ def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, 
     (``hardware.protocol.shown_by``: protocol 1.1; a 1.0 board shows every win alike and the
     short game once round into hole 121)."""
     from hardware.protocol import shown_by
-    from hardware.state import Animation, BoardState
+    from hardware.state import Animation, BoardState, Comet
 
     board = view.board
     shows = shown_by(protocol)
@@ -49,7 +49,7 @@ def board_state(view: GameView, tracks: int | None = None, protocol: tuple[int, 
     if shows.games_won and any(board.games_won):
         extra["games"] = tuple(board.games_won) + (0,) * ((tracks or len(pegs)) - len(pegs))
     pegs += [(0, 0)] * ((tracks or len(pegs)) - len(pegs))
-    kind = comet_of(board.win_kind) if shows.skunk_comets and board.win_kind is not None else comet_of(GameEnd.WIN)
+    kind = comet_of(board.win_kind) if shows.skunk_comets and board.win_kind is not None else Comet.WIN
     winner = Animation(kind, board.winner) if board.winner is not None else None
     return BoardState(pegs=tuple(pegs), dealer=board.dealer, animation=winner,
                       skunk_line=board.skunk_line, double_skunk_line=board.double_skunk_line, **extra)
